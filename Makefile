@@ -1,0 +1,53 @@
+# The lab: build, boot and test the ftrace direct-call series for Linux 6.1
+# on x86_64, arm64 and riscv64 under QEMU.  'make help' lists the targets.
+
+ARCH ?= x86_64
+ARCHS ?= x86_64 arm64 riscv64
+S := scripts
+
+.PHONY: help deps tree export export-check build initramfs boot check \
+	series-check check-bisect demo clean
+
+help:
+	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
+	@echo "make check [ARCHS='...']       series checks + build + boot + every guest suite"
+	@echo "make deps | tree | export | export-check"
+	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64"
+	@echo "make series-check              patches apply, checkpatch --strict"
+	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot)"
+
+deps:
+	@$(S)/deps.sh $(ARCHS)
+
+tree:
+	@$(S)/tree.sh
+
+export:
+	@$(S)/export.sh
+
+export-check:
+	@$(S)/export-check.sh
+
+build:
+	@$(S)/build.sh $(ARCH)
+
+initramfs:
+	@$(S)/initramfs.sh $(ARCH)
+
+boot:
+	@$(S)/boot.sh $(ARCH)
+
+series-check:
+	@$(S)/series-check.sh
+
+check:
+	@$(S)/check.sh $(ARCHS)
+
+check-bisect:
+	@$(S)/bisect.sh $(ARCH)
+
+demo:
+	@$(S)/demo.sh $(ARCH)
+
+clean:
+	rm -rf build/out build/results build/logs

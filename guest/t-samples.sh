@@ -1,0 +1,65 @@
+#!/bin/sh
+# samples: load each samples/ftrace direct module, look for what it
+# writes to the trace buffer, unload it.
+. /lab/ktap.sh
+
+# sample MODULE SECONDS PATTERN...: every PATTERN must be in the trace
+sample() {
+	local mod=$1 secs=$2 id=samples:$1 p missing=
+	shift 2
+	if ! sample_built "$mod"; then
+		if has_direct; then
+			ktap_fail "$id" "$mod.ko was not built although the kernel has direct calls"
+		else
+			ktap_skip "$id" "$mod.ko not built: $NO_DIRECT"
+		fi
+		return
+	fi
+	tracing_reset
+	if ! modprobe "$mod" 2>/tmp/modprobe.err; then
+		ktap_fail "$id" "modprobe $mod: $(cat /tmp/modprobe.err)"
+		return
+	fi
+	ls -lR /lib >/dev/null	# page faults and wakeups for the samples to see
+	sleep "$secs"
+	for p in "$@"; do
+		grep -q "$p" $TRACING/trace || missing="$missing '$p'"
+	done
+	if ! rmmod "$mod" 2>/tmp/rmmod.err; then
+		ktap_fail "$id" "rmmod $mod: $(cat /tmp/rmmod.err)"
+		return
+	fi
+	if [ -n "$missing" ]; then
+		ktap_fail "$id" "not in the trace buffer:$missing" "$(tail -n 3 $TRACING/trace)"
+	else
+		ktap_ok "$id"
+	fi
+}
+
+# distinct_ips PATTERN: how many different "ip" values PATTERN lines show
+distinct_ips() {
+	grep "$1" $TRACING/trace | sed -n 's/.* ip \([0-9a-f]*\).*/\1/p' | sort -u | wc -l
+}
+
+# multi MODULE SECONDS PATTERN...: as sample, and both filtered functions
+# (wake_up_process and schedule) must have been seen: two distinct ips.
+multi() {
+	local mod=$1
+	sample "$@"
+	sample_built "$mod" || return 0
+	# The buffer still holds the run that sample() just checked.
+	local n
+	n=$(distinct_ips "ip ")
+	if [ "$n" -lt 2 ]; then
+		ktap_fail "samples:$mod:both-functions" "hits from $n function(s), want wake_up_process and schedule"
+	else
+		ktap_ok "samples:$mod:both-functions"
+	fi
+}
+
+sample ftrace-direct 1 "my_direct_func: waking up"
+sample ftrace-direct-too 1 "handle mm fault"
+sample ftrace-direct-modify 5 "my direct func1" "my direct func2"
+multi ftrace-direct-multi 1 "my_direct_func: ip "
+multi ftrace-direct-multi-modify 5 "my direct func1 ip " "my direct func2 ip "
+tracing_reset

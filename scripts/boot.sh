@@ -1,0 +1,91 @@
+#!/bin/bash
+# boot.sh ARCH [VARIANT]: boot the built kernel under QEMU (TCG, 2 vCPUs,
+# no network), run the guest suites and write build/results/ARCH.tap.
+#   SUITES=a,b     only these guest suites (default: all)
+#   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
+#   TIMEOUT=S      kill the guest after S seconds (default 1500)
+#   VERBOSE=1      show the guest's diagnostic lines too, as they come
+. "$(dirname "$0")/lib.sh"
+
+load_arch "${1:-}"
+variant=${2:-}
+tag=$ARCH_NAME${variant:+-$variant}
+[ -n "$variant" ] && OUT=$OUT-$variant
+[ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
+mkdir -p "$RESULTS"
+raw=$RESULTS/$tag.raw
+console=$RESULTS/$tag.console
+tap=$RESULTS/$tag.tap
+rm -f "$raw" "$console" "$tap"
+: >"$raw"
+
+append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME"
+[ -n "${SUITES:-}" ] && append="$append lab.suites=$SUITES"
+[ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"
+
+step "boot $tag: $QEMU $QEMU_ARGS (TCG, 2 vCPUs)"
+start=$(date +%s)
+# shellcheck disable=SC2086 # QEMU_ARGS holds several words
+timeout "${TIMEOUT:-1500}" "$QEMU" $QEMU_ARGS -accel tcg -smp 2 -m 1024 \
+	-nodefaults -display none -no-reboot \
+	-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
+	-serial "file:$console" \
+	-chardev "file,id=ktap,path=$raw" -device "$VIRTIO_SERIAL" \
+	-device virtserialport,chardev=ktap,name=lab.ktap &
+qpid=$!
+seen=0
+show_new() {
+	local n
+	n=$(wc -l <"$raw")
+	[ "$n" -gt "$seen" ] || return 0
+	if [ -n "${VERBOSE:-}" ]; then
+		sed -n "$((seen + 1)),${n}p" "$raw" | grep -vE '^(KTAP|# lab: done)' | sed "s/^/    /" || true
+	else
+		sed -n "$((seen + 1)),${n}p" "$raw" | grep -E '^(not )?ok ' | sed "s/^/    /" || true
+	fi
+	seen=$n
+}
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	show_new
+done
+rc=0
+wait "$qpid" || rc=$?
+show_new
+secs=$(( $(date +%s) - start ))
+
+# The guest's own lines, renumbered, then what the host saw.
+{
+	echo "KTAP version 1"
+	awk '/^(not )?ok [0-9]+ / { n++; sub(/ok [0-9]+ /, "ok " n " ") ; print; next }
+	     /^#/ && !/^# lab: done/ { print }' "$raw"
+} >"$tap.body"
+n=$(grep -cE '^(not )?ok ' "$tap.body" || true)
+host() { # "ok"|"not ok" ID [DIAG]
+	n=$((n + 1))
+	echo "$1 $n $tag:$2" >>"$tap.body"
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /' >>"$tap.body"
+}
+if grep -q '^# lab: done' "$raw"; then
+	host ok guest:complete
+else
+	why="exit $rc"
+	[ "$rc" = 124 ] && why="killed after ${TIMEOUT:-1500} s"
+	host "not ok" guest:complete "the guest did not finish ($why); console tail:
+$(tail -n 25 "$console")"
+fi
+# Any kernel report on the console fails the run, named.
+reports=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|INFO: possible|INFO: task .* blocked|KASAN:|kmemleak:.*unreferenced|Call Trace:' "$console" | head -n 5 || true)
+if [ -z "$reports" ]; then
+	host ok console:clean
+else
+	host "not ok" console:clean "kernel reports on the console:
+$reports"
+fi
+{ head -n 1 "$tap.body"; echo "1..$n"; tail -n +2 "$tap.body"; } >"$tap"
+rm -f "$tap.body"
+pass=$(grep -cE '^ok [0-9]+ [^#]*$' "$tap" || true)
+skip=$(grep -cE '^ok [0-9]+ .*# SKIP' "$tap" || true)
+fail=$(grep -cE '^not ok ' "$tap" || true)
+step "boot $tag: $pass passed, $fail failed, $skip skipped in $secs s ($tap)"
+[ "$fail" = 0 ]

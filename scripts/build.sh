@@ -1,0 +1,53 @@
+#!/bin/bash
+# build.sh ARCH [VARIANT]: build build/linux out of tree into
+# build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
+# configs/common.config, configs/ARCH.config and configs/VARIANT.config.
+. "$(dirname "$0")/lib.sh"
+
+load_arch "${1:-}"
+variant=${2:-}
+[ -n "$variant" ] && OUT=$OUT-$variant
+[ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
+[ -d "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+mkdir -p "$OUT" "$LOGS"
+ccache -M 8G >/dev/null 2>&1 || true
+
+kmake() {
+	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
+[ -n "$variant" ] && frags="$frags $LAB/configs/$variant.config"
+tag=$ARCH_NAME${variant:+-$variant}
+
+# The config is made in a scratch directory and copied over only when it
+# changed, so an unchanged config never triggers a rebuild.
+step "build $tag: config"
+cfg=$BUILD/out/.config-$tag
+mkdir -p "$cfg"
+gen_config() {
+	kmake O="$cfg" tinyconfig &&
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags &&
+	kmake O="$cfg" olddefconfig
+}
+run_logged "$LOGS/config-$tag.log" "config $tag" gen_config
+if ! cmp -s "$cfg/.config" "$OUT/.config"; then
+	cp "$cfg/.config" "$OUT/.config"
+fi
+# Name each requested option the architecture cannot have (yet).
+for f in $frags; do
+	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f"
+done | while IFS== read -r sym want; do
+	got=$(sed -n "s/^$sym=//p" "$OUT/.config")
+	[ -n "$got" ] || got=n
+	[ "$got" = "$want" ] || note "config: $sym=$want not available here (got $got)"
+done
+
+step "build $tag: kernel and modules"
+run_logged "$LOGS/build-$tag.log" "build $tag" kmake O="$OUT" -j"$(nproc)" all
+rm -rf "$OUT/modroot"
+run_logged "$LOGS/modules-$tag.log" "modules_install $tag" \
+	kmake O="$OUT" INSTALL_MOD_PATH="$OUT/modroot" INSTALL_MOD_STRIP=1 modules_install
+note "$tag: $(cd "$OUT" && ls -l "$KIMAGE" | awk '{print $5}') bytes $KIMAGE, $(find "$OUT/modroot" -name '*.ko' | wc -l) modules"

@@ -1,0 +1,61 @@
+# Sourced by every host-side step: paths, the pin, messages, logged runs.
+set -eu
+
+LAB=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$LAB/build}
+SRC=${SRC:-$BUILD/linux}
+LOGS=$BUILD/logs
+RESULTS=$BUILD/results
+BASE_TAG=lab-base
+ALL_ARCHES="x86_64 arm64 riscv64"
+. "$LAB/BASE"
+
+step() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+warn() { printf '!!  %s\n' "$*" >&2; }
+die() { printf '!!! %s\n' "$*" >&2; exit 1; }
+
+# load_arch ARCH: the per-architecture facts from arches/ARCH.env
+load_arch() {
+	case "${1:-}" in
+	x86_64|arm64|riscv64) ;;
+	*) die "unknown ARCH '${1:-}' (one of: $ALL_ARCHES)" ;;
+	esac
+	ARCH_NAME=$1
+	. "$LAB/arches/$1.env"
+	OUT=$BUILD/out/$1
+}
+
+# run_logged LOG LABEL CMD...: run CMD with all output in LOG, print a
+# progress line every 15 s (objects built so far, against the last full
+# build when known) and the tail of LOG if CMD fails.
+run_logged() {
+	local log=$1 label=$2 start pid rc n total= i=0
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	[ -f "$log.objects" ] && total=$(cat "$log.objects")
+	start=$(date +%s)
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 3
+		i=$((i + 1))
+		[ $((i % 5)) = 0 ] || continue
+		n=$(grep -c '^  [A-Z]' "$log" || true)
+		if [ -n "$total" ] && [ "$total" -gt 0 ]; then
+			note "$label: $n/$total steps ($(( n * 100 / total ))%), $(( $(date +%s) - start )) s"
+		else
+			note "$label: $n steps, $(( $(date +%s) - start )) s"
+		fi
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		warn "$label failed (exit $rc); last lines of $log:"
+		tail -n 40 "$log" >&2
+		return "$rc"
+	fi
+	n=$(grep -c '^  [A-Z]' "$log" || true)
+	[ "$n" -gt 50 ] && echo "$n" >"$log.objects"
+	note "$label: done in $(( $(date +%s) - start )) s"
+}

@@ -1,0 +1,49 @@
+#!/bin/bash
+# series-check.sh: every patch of patches/series applies in order on the
+# base, and scripts/checkpatch.pl --strict passes on each (errors fail,
+# warnings and checks are shown).  Writes build/results/series.tap.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+mkdir -p "$RESULTS"
+tap=$RESULTS/series.tap
+body=$(mktemp)
+idx=$(mktemp)
+trap 'rm -f "$body" "$idx"' EXIT
+n=0
+res() { # "ok"|"not ok" ID [DIAG]
+	n=$((n + 1))
+	echo "$1 $n series:$2" >>"$body"
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /' >>"$body"
+}
+
+patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$LAB/patches/series" 2>/dev/null || true)
+if [ -z "$patches" ]; then
+	res ok "empty # SKIP the series has no patches yet"
+fi
+# Apply onto a scratch index of the base: no checkout, build/linux untouched.
+export GIT_INDEX_FILE=$idx
+git -C "$SRC" read-tree "$BASE_TAG"
+applies=1
+for p in $patches; do
+	if [ "$applies" = 1 ] && out=$(git -C "$SRC" apply --cached "$LAB/patches/$p" 2>&1); then
+		res ok "apply:$p"
+	else
+		res "not ok" "apply:$p" "${out:-an earlier patch did not apply}"
+		applies=0
+	fi
+	out=$(perl "$SRC/scripts/checkpatch.pl" --root="$SRC" --strict --no-summary-file \
+		--color=never "$LAB/patches/$p" 2>&1) && rc=0 || rc=$?
+	total=$(printf '%s\n' "$out" | grep '^total:' || true)
+	if printf '%s\n' "$total" | grep -q '^total: 0 errors'; then
+		res ok "checkpatch:$p"
+		printf '%s\n' "$total" | grep -q ' 0 warnings, 0 checks' ||
+			printf '%s\n' "$out" | grep -E '^(WARNING|CHECK):' | sed 's/^/# /' >>"$body"
+	else
+		res "not ok" "checkpatch:$p" "$(printf '%s\n' "$out" | grep -E -A3 '^(ERROR|total):' | head -n 30)"
+	fi
+done
+{ echo "KTAP version 1"; echo "1..$n"; cat "$body"; } >"$tap"
+fail=$(grep -c '^not ok' "$tap" || true)
+step "series: $(echo "$patches" | grep -c . || true) patches, $fail failures ($tap)"
+[ "$fail" = 0 ]

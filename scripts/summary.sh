@@ -1,0 +1,25 @@
+#!/bin/bash
+# summary.sh SECONDS NAME...: failures named, then one line per results
+# file and the total; exit 1 if anything failed.
+. "$(dirname "$0")/lib.sh"
+
+secs=$1
+shift
+tp=0 tf=0 ts=0
+for name in "$@"; do
+	tap=$RESULTS/$name.tap
+	if [ ! -f "$tap" ]; then
+		echo "    $name: no results"
+		tf=$((tf + 1))
+		continue
+	fi
+	p=$(grep -cE '^ok [0-9]+ [^#]*$' "$tap" || true)
+	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$tap" || true)
+	f=$(grep -cE '^not ok ' "$tap" || true)
+	grep -E '^not ok ' "$tap" | sed 's/^/    FAIL /' || true
+	printf '    %-8s %3d passed, %d failed, %d skipped\n' "$name:" "$p" "$f" "$s"
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+done
+echo "    (results in build/results/, $((secs / 60)) min $((secs % 60)) s)"
+echo "$tp passed, $tf failed, $ts skipped"
+[ "$tf" = 0 ]
