@@ -13,6 +13,7 @@
  *                              an attach failing with ENOTSUPP is a failure)
  *        bpftest HAS_DIRECT count N   fentry on bpf_fentry_test1 counting N calls
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
@@ -222,6 +223,8 @@ static void step_failed(const char *id, const char *what)
 	result("fail", id, "%s: -%d (%s)", what, err, strerror(err));
 	if (vlog[0])
 		printf("# %.*s\n", 400, vlog);
+	else if (err == EINVAL && !strcmp(what, "load"))
+		printf("# no verifier log: is BPF_PROG_TYPE_TRACING built in (CONFIG_BPF_EVENTS)?\n");
 }
 
 /* ---- tests ---------------------------------------------------------------- */
@@ -293,21 +296,33 @@ static void test_fmod_ret(const char *id, int key)
 	close(prog);
 }
 
-/* enabled_functions shows a direct caller on FUNC (the " D" flag) */
+/*
+ * enabled_functions shows FUNC with the direct flag, and its direct
+ * trampoline on the line after: "FUNC (N) [R] [I] D ...\n\tdirect-->T"
+ */
 static int direct_on(const char *func)
 {
-	char line[512];
-	size_t n = strlen(func);
-	int found = 0;
-	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	static char buf[1 << 20];
+	char key[128], *rec, *eol;
+	size_t len = 0;
+	ssize_t n;
+	int fd = open("/sys/kernel/tracing/enabled_functions", O_RDONLY);
 
-	if (!f)
+	if (fd < 0)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, func, n) && line[n] == ' ' && strstr(line, " D "))
-			found = 1;
-	fclose(f);
-	return found;
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	snprintf(key, sizeof(key), "\n%s (", func);
+	rec = strncmp(buf, key + 1, strlen(key + 1)) ? strstr(buf, key) : buf;
+	if (!rec)
+		return 0;
+	rec += *rec == '\n';
+	eol = strchr(rec, '\n');
+	if (!eol || !memmem(rec, eol - rec, " D", 2))
+		return 0;
+	return !strncmp(eol, "\n\tdirect-->", 11);
 }
 
 /*
@@ -410,6 +425,7 @@ int main(int argc, char **argv)
 {
 	union bpf_attr a;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	has_direct = argc > 1 && atoi(argv[1]) == 1;
 	memset(&a, 0, sizeof(a));
 	a.map_type = BPF_MAP_TYPE_ARRAY;

@@ -27,7 +27,7 @@ ktap_fail() { # ID [DIAG...]
 bpftest() {
 	local direct=0 verdict id reason
 	has_direct && direct=1
-	/lab/bpftest "$direct" "$@" 2>&1 | while IFS= read -r verdict id reason; do
+	/lab/bpftest "$direct" "$@" 2>&1 | while read -r verdict id reason; do
 		case "$verdict" in
 		ok) ktap_ok "$id" ;;
 		skip) ktap_skip "$id" "$reason" ;;

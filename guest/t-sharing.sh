@@ -21,12 +21,13 @@ both_hit() {
 	fi
 }
 
-# flags ID: enabled_functions shows the direct flag and target on FUNC
+# flags ID USERS: enabled_functions shows FUNC with USERS callers, the
+# direct flag, and (on the line after) the direct trampoline
 flags() {
 	local l
-	l=$(grep "^$FUNC " $TRACING/enabled_functions | tr '\t\n' '  ')
+	l=$(grep -A1 "^$FUNC " $TRACING/enabled_functions | tr '\t\n' '  ')
 	case "$l" in
-	*" D "*direct-\>*) ktap_ok "$1" ;;
+	"$FUNC ($2)"*" D "*direct--\>*) ktap_ok "$1" ;;
 	*) ktap_fail "$1" "enabled_functions: '$l'" ;;
 	esac
 }
@@ -49,14 +50,14 @@ tracing_reset
 tracer_on
 modprobe ftrace-direct
 both_hit sharing:tracer-then-direct
-flags sharing:tracer-then-direct:flags
+flags sharing:tracer-then-direct:flags 2
 rmmod ftrace-direct
 tracing_reset
 
 modprobe ftrace-direct
 tracer_on
 both_hit sharing:direct-then-tracer
-flags sharing:direct-then-tracer:flags
+flags sharing:direct-then-tracer:flags 2
 tracing_reset
 rmmod ftrace-direct
 

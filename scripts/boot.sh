@@ -26,7 +26,7 @@ append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME"
 step "boot $tag: $QEMU $QEMU_ARGS (TCG, 2 vCPUs)"
 start=$(date +%s)
 # shellcheck disable=SC2086 # QEMU_ARGS holds several words
-timeout "${TIMEOUT:-1500}" "$QEMU" $QEMU_ARGS -accel tcg -smp 2 -m 1024 \
+timeout "${TIMEOUT:-1500}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp 2 -m 1024 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 	-serial "file:$console" \

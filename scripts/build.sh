@@ -8,7 +8,7 @@ load_arch "${1:-}"
 variant=${2:-}
 [ -n "$variant" ] && OUT=$OUT-$variant
 [ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
-[ -d "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+[ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p "$OUT" "$LOGS"
 ccache -M 8G >/dev/null 2>&1 || true

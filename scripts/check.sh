@@ -1,20 +1,26 @@
 #!/bin/bash
 # check.sh [ARCH...]: the series checks, then for each architecture build,
 # initramfs and the guest suites; the last line is the total over all.
+# Each guest boots while the next architecture builds.
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-$ALL_ARCHES}
 start=$(date +%s)
 "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
+mkdir -p "$RESULTS"
 rm -f "$RESULTS"/*.tap
 "$LAB/scripts/series-check.sh" || true
+pids=
 for a in $arches; do
 	if ! "$LAB/scripts/build.sh" "$a" || ! "$LAB/scripts/initramfs.sh" "$a"; then
-		mkdir -p "$RESULTS"
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n# see build/logs/\n' "$a" >"$RESULTS/$a.tap"
 		continue
 	fi
-	"$LAB/scripts/boot.sh" "$a" || true
+	"$LAB/scripts/boot.sh" "$a" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || true
 done
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" series $arches

@@ -3,7 +3,7 @@
 # uncommitted changes that are not in patches/.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$SRC/.git" ] || { note "export-check: no work tree (build/linux), nothing to export"; exit 0; }
+[ -e "$SRC/.git" ] || { note "export-check: no work tree (build/linux), nothing to export"; exit 0; }
 rc=0
 dirty=$(git -C "$SRC" status --porcelain --untracked-files=no)
 if [ -n "$dirty" ]; then

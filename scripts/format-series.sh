@@ -6,7 +6,7 @@
 
 dir=${1:?usage: format-series.sh DIR}
 mkdir -p "$dir"
-[ -d "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+[ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 n=$(git -C "$SRC" rev-list --count "$BASE_TAG..HEAD")
 
 # section SUBJECT: the banner a patch goes under in series
@@ -27,13 +27,20 @@ if [ "$n" -gt 0 ]; then
 	export GIT_COMMITTER_NAME="$(git -C "$SRC" log -1 --format=%an)"
 	export GIT_COMMITTER_EMAIL="$(git -C "$SRC" log -1 --format=%ae)"
 	export GIT_COMMITTER_DATE="$(git -C "$SRC" log -1 --format=%aD)"
-	cover=()
-	if [ -f "$LAB/patches/cover-letter.txt" ]; then
-		git -C "$SRC" config branch.lab.description "$(cat "$LAB/patches/cover-letter.txt")"
-		cover=(--cover-letter --cover-from-description=subject)
-	fi
 	git -C "$SRC" -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
-		"${cover[@]}" --base="$BASE_TAG" -o "$dir" "$BASE_TAG..HEAD"
+		--cover-letter --base="$BASE_TAG" -o "$dir" "$BASE_TAG..HEAD"
+	# The cover letter's subject and text: patches/cover-letter.txt
+	# (subject line, blank line, body); git adds shortlog, diffstat, base.
+	txt=$LAB/patches/cover-letter.txt
+	if [ -f "$txt" ]; then
+		awk -v txt="$txt" '
+		BEGIN { getline subj <txt; getline blank <txt
+			while ((getline l <txt) > 0) body = body l "\n" }
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s", body; next }
+		{ print }' "$dir/0000-cover-letter.patch" >"$dir/cover.tmp"
+		mv "$dir/cover.tmp" "$dir/0000-cover-letter.patch"
+	fi
 fi
 
 {

@@ -16,6 +16,7 @@ stage=$OUT/initramfs
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,root,etc,lib,lab,sys}
 cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
 cp "$LAB"/guest/init "$stage/init"
 cp "$LAB"/guest/run "$LAB"/guest/ktap.sh "$LAB"/guest/t-*.sh "$stage/lab/"
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/bpftest" "$LAB/guest/bpftest.c"

@@ -4,7 +4,7 @@
 # warnings and checks are shown).  Writes build/results/series.tap.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+[ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 mkdir -p "$RESULTS"
 tap=$RESULTS/series.tap
 body=$(mktemp)

@@ -83,7 +83,7 @@ apply_series() {
 }
 
 mkdir -p "$BUILD" "$LOGS"
-if [ -d "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
+if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
 	if "$LAB/scripts/export-check.sh" >/dev/null 2>&1; then
 		step "tree: build/linux matches patches/"
 		exit 0
