@@ -19,7 +19,7 @@ if sample_built ftrace-direct; then
 	show_file "samples/ftrace/ftrace-direct.ko and the function tracer, both on wake_up_process." \
 		true
 	show_file "enabled_functions (R: saves all regs, D: has a direct caller):" \
-		grep '^wake_up_process ' $TRACING/enabled_functions
+		grep -A1 '^wake_up_process ' $TRACING/enabled_functions
 	show_file "trace: the direct trampoline's trace_printk ..." \
 		grep -m 3 'my_direct_func: waking up' $TRACING/trace
 	show_file "... and the function tracer's entries:" \

@@ -5,11 +5,12 @@
 #   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
 #   TIMEOUT=S      kill the guest after S seconds (default 1500)
 #   VERBOSE=1      show the guest's diagnostic lines too, as they come
+#   RESULT_NAME=N  results as build/results/N.tap (default: ARCH[-VARIANT])
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
 variant=${2:-}
-tag=$ARCH_NAME${variant:+-$variant}
+tag=${RESULT_NAME:-$ARCH_NAME${variant:+-$variant}}
 [ -n "$variant" ] && OUT=$OUT-$variant
 [ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
 mkdir -p "$RESULTS"

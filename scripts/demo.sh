@@ -11,10 +11,10 @@ start=$(date +%s)
 "$LAB/scripts/build.sh" "$arch"
 "$LAB/scripts/initramfs.sh" "$arch"
 rc=0
-SUITES=demo VERBOSE=1 "$LAB/scripts/boot.sh" "$arch" || rc=$?
+RESULT_NAME=$arch-demo SUITES=demo VERBOSE=1 "$LAB/scripts/boot.sh" "$arch" || rc=$?
 echo
 echo "demo $arch: kernel $(cat "$BUILD/out/$arch/include/config/kernel.release")," \
-	"series of $(grep -c '^[0-9]' "$LAB/patches/series" 2>/dev/null || echo 0) patches," \
+	"series of $(grep -c '^[0-9]' "$LAB/patches/series" 2>/dev/null || true) patches," \
 	"$(( $(date +%s) - start )) s"
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" "$arch"
+"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" "$arch-demo"
 exit $rc

@@ -42,7 +42,7 @@ run_logged() {
 		i=$((i + 1))
 		[ $((i % 5)) = 0 ] || continue
 		n=$(grep -c '^  [A-Z]' "$log" || true)
-		if [ -n "$total" ] && [ "$total" -gt 0 ]; then
+		if [ -n "$total" ] && [ "$total" -ge "$n" ]; then
 			note "$label: $n/$total steps ($(( n * 100 / total ))%), $(( $(date +%s) - start )) s"
 		else
 			note "$label: $n steps, $(( $(date +%s) - start )) s"
@@ -55,7 +55,8 @@ run_logged() {
 		tail -n 40 "$log" >&2
 		return "$rc"
 	fi
+	# Remember the size of the largest build as the 100% mark.
 	n=$(grep -c '^  [A-Z]' "$log" || true)
-	[ "$n" -gt 50 ] && echo "$n" >"$log.objects"
+	[ "$n" -gt "${total:-0}" ] && echo "$n" >"$log.objects"
 	note "$label: done in $(( $(date +%s) - start )) s"
 }
