@@ -7,9 +7,13 @@
 load_arch "${1:-}"
 wt=$BUILD/bisect
 "$LAB/scripts/tree.sh"
-[ -d "$wt" ] || git -C "$SRC" worktree add -q --detach "$wt" "$BASE_TAG"
 commits=$(git -C "$SRC" rev-list --reverse "$BASE_TAG..HEAD")
 total=$(echo "$commits" | grep -c . || true)
+if [ "$total" = 0 ]; then
+	step "bisect $ARCH_NAME: the series has no patches, nothing to build"
+	exit 0
+fi
+[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$BASE_TAG"
 i=0 bad=0
 for c in $commits; do
 	i=$((i + 1))

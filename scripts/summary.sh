@@ -16,8 +16,11 @@ for name in "$@"; do
 	p=$(grep -cE '^ok [0-9]+ [^#]*$' "$tap" || true)
 	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$tap" || true)
 	f=$(grep -cE '^not ok ' "$tap" || true)
+	r=$(grep -c '^# retried:' "$tap" || true)
 	grep -E '^not ok ' "$tap" | sed 's/^/    FAIL /' || true
-	printf '    %-8s %3d passed, %d failed, %d skipped\n' "$name:" "$p" "$f" "$s"
+	grep -B1 '^# retried:' "$tap" | grep -E '^ok ' | sed 's/^/    RETRIED /' || true
+	printf '    %-8s %3d passed, %d failed, %d skipped%s\n' "$name:" "$p" "$f" "$s" \
+		"$([ "$r" = 0 ] || echo " ($r passed on retry)")"
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 done
 echo "    (results in build/results/, $((secs / 60)) min $((secs % 60)) s)"
