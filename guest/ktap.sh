@@ -23,18 +23,22 @@ ktap_fail() { # ID [DIAG...]
 	[ $# -eq 0 ] || ktap_diag "$@"
 }
 
-# bpftest ARGS...: run guest/bpftest, its lines turned into KTAP
+# bpftest ARGS...: run guest/bpftest, its lines turned into KTAP; a crash
+# (any exit status but 0 or 1) is a failure of its own, so tests it never
+# reached cannot just go missing
 bpftest() {
-	local direct=0 verdict id reason
+	local direct=0 rc=0 verdict id reason
 	has_direct && direct=1
-	/lab/bpftest "$direct" "$@" 2>&1 | while read -r verdict id reason; do
+	/lab/bpftest "$direct" "$@" >/tmp/bpftest.out 2>&1 || rc=$?
+	while read -r verdict id reason; do
 		case "$verdict" in
 		ok) ktap_ok "$id" ;;
 		skip) ktap_skip "$id" "$reason" ;;
 		fail) ktap_fail "$id" "$reason" ;;
 		*) ktap_diag "$verdict $id $reason" ;;
 		esac
-	done
+	done </tmp/bpftest.out
+	[ "$rc" -le 1 ] || ktap_fail bpf:exit "bpftest $* exited with status $rc"
 }
 
 # Direct calls exist on this kernel: the core's API is in kallsyms.  Only

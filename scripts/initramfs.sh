@@ -14,7 +14,7 @@ bb=$BUILD/busybox/$DEB_ARCH/bin/busybox
 
 stage=$OUT/initramfs
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp,root,etc,lib,lab,sys}
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,root,etc,lib,lab}
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$LAB"/guest/init "$stage/init"
