@@ -89,8 +89,6 @@ fi
 	     /^not ok [0-9]+ [^#]*$/ && ($4 in known) { $0 = $0 " # TODO known failure: " known[$4] }
 	     { print }' "$LAB/known-failures" - >"$tap"
 rm -f "$tap.body"
-pass=$(grep -cE '^ok [0-9]+ [^#]*$' "$tap" || true)
-skip=$(grep -cE '^ok [0-9]+ .*# SKIP' "$tap" || true)
-fail=$(grep -cE '^not ok [0-9]+ [^#]*$' "$tap" || true)
-step "boot $tag: $pass passed, $fail failed, $skip skipped in $secs s ($tap)"
-[ "$fail" = 0 ]
+tap_counts "$tap"
+step "boot $tag: $PASS passed, $FAIL failed, $SKIP skipped in $secs s ($tap)"
+[ "$FAIL" = 0 ]

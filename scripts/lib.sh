@@ -60,3 +60,14 @@ run_logged() {
 	[ "$n" -gt "${total:-0}" ] && echo "$n" >"$log.objects"
 	note "$label: done in $(( $(date +%s) - start )) s"
 }
+
+# tap_counts TAP: set PASS, SKIP, FAIL, KNOWN and RETRIED for one KTAP file.
+# Every "not ok" is a failure unless known-failures marked it "# TODO".
+tap_counts() {
+	PASS=$(grep -cE '^ok [0-9]+ ' "$1" || true)
+	SKIP=$(grep -cE '^ok [0-9]+ .*# SKIP' "$1" || true)
+	PASS=$((PASS - SKIP))
+	KNOWN=$(grep -cE '^not ok [0-9]+ .*# TODO known failure' "$1" || true)
+	FAIL=$(( $(grep -cE '^not ok ' "$1" || true) - KNOWN ))
+	RETRIED=$(grep -c '^# retried:' "$1" || true)
+}

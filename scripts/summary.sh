@@ -13,13 +13,10 @@ for name in "$@"; do
 		tf=$((tf + 1))
 		continue
 	fi
-	p=$(grep -cE '^ok [0-9]+ [^#]*$' "$tap" || true)
-	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$tap" || true)
-	f=$(grep -cE '^not ok [0-9]+ [^#]*$' "$tap" || true)
-	k=$(grep -cE '^not ok [0-9]+ .*# TODO' "$tap" || true)
-	r=$(grep -c '^# retried:' "$tap" || true)
-	grep -E '^not ok [0-9]+ [^#]*$' "$tap" | sed 's/^/    FAIL /' || true
-	grep -E '^not ok [0-9]+ .*# TODO' "$tap" | sed 's/^/    KNOWN /' || true
+	tap_counts "$tap"
+	p=$PASS s=$SKIP f=$FAIL k=$KNOWN r=$RETRIED
+	grep -E '^not ok ' "$tap" | grep -v '# TODO known failure' | sed 's/^/    FAIL /' || true
+	grep -E '^not ok [0-9]+ .*# TODO known failure' "$tap" | sed 's/^/    KNOWN /' || true
 	grep -B1 '^# retried:' "$tap" | grep -E '^ok ' | sed 's/^/    RETRIED /' || true
 	printf '    %-8s %3d passed, %d failed, %d skipped%s%s\n' "$name:" "$p" "$f" "$s" \
 		"$([ "$r" = 0 ] || echo ", $r passed on retry")" \
