@@ -20,7 +20,7 @@ tap=$RESULTS/$tag.tap
 rm -f "$raw" "$console" "$tap"
 : >"$raw"
 
-append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME"
+append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME${KERNEL_ARGS:+ $KERNEL_ARGS}"
 [ -n "${SUITES:-}" ] && append="$append lab.suites=$SUITES"
 [ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"
 

@@ -6,7 +6,8 @@
 
 arches=${*:-$ALL_ARCHES}
 pkgs="gcc make bc flex bison libelf-dev libssl-dev dwarves cpio ccache
-      xz-utils kmod rsync perl python3 git busybox-static libc6-dev"
+      xz-utils kmod rsync perl python3 python3-ply git busybox-static
+      libc6-dev"
 for a in $arches; do
 	load_arch "$a"
 	pkgs="$pkgs $QEMU_PACKAGE $CROSS_PACKAGES"
