@@ -14,7 +14,7 @@ help:
 	@echo "make deps | tree | export | export-check"
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64"
 	@echo "make series-check              patches apply, checkpatch --strict"
-	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot)"
+	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)

@@ -1,11 +1,16 @@
 #!/bin/bash
 # bisect.sh ARCH: build the kernel after each patch of the series (every
 # patch must build on its own), in a worktree of build/linux.
-#   BOOT=1  also boot each step and run the startup suite
+#   BOOT=1     also boot each step and run the startup suite
+#   IN_TREE=1  check the commits out in build/linux itself and build into
+#              the usual build/out/ARCH: the worktree's first build is cold
+#              (ccache keys on the source path), this one reuses what
+#              make check built; build/linux goes back to its branch after.
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
 wt=$BUILD/bisect
+out=$BUILD/out/bisect-$ARCH_NAME
 "$LAB/scripts/tree.sh"
 commits=$(git -C "$SRC" rev-list --reverse "$BASE_TAG..HEAD")
 total=$(echo "$commits" | grep -c . || true)
@@ -13,20 +18,29 @@ if [ "$total" = 0 ]; then
 	step "bisect $ARCH_NAME: the series has no patches, nothing to build"
 	exit 0
 fi
-[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$BASE_TAG"
+if [ -n "${IN_TREE:-}" ]; then
+	[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
+		die "build/linux has uncommitted changes: commit or drop them first"
+	branch=$(git -C "$SRC" symbolic-ref -q --short HEAD) ||
+		die "build/linux is not on a branch"
+	trap 'git -C "$SRC" checkout -q "$branch"' EXIT
+	wt=$SRC out=$BUILD/out/$ARCH_NAME
+else
+	[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$BASE_TAG"
+fi
 i=0 bad=0
 for c in $commits; do
 	i=$((i + 1))
 	git -C "$wt" checkout -q --detach "$c"
 	step "bisect $ARCH_NAME: $i/$total $(git -C "$wt" log -1 --format='%h %s')"
-	if ! SRC=$wt OUT_DIR=$BUILD/out/bisect-$ARCH_NAME "$LAB/scripts/build.sh" "$ARCH_NAME"; then
+	if ! SRC=$wt OUT_DIR=$out "$LAB/scripts/build.sh" "$ARCH_NAME"; then
 		warn "patch $i does not build on $ARCH_NAME"
 		bad=$((bad + 1))
 		continue
 	fi
 	if [ -n "${BOOT:-}" ]; then
-		SRC=$wt OUT_DIR=$BUILD/out/bisect-$ARCH_NAME "$LAB/scripts/initramfs.sh" "$ARCH_NAME" &&
-		SRC=$wt OUT_DIR=$BUILD/out/bisect-$ARCH_NAME SUITES=startup "$LAB/scripts/boot.sh" "$ARCH_NAME" ||
+		SRC=$wt OUT_DIR=$out "$LAB/scripts/initramfs.sh" "$ARCH_NAME" &&
+		SRC=$wt OUT_DIR=$out SUITES=startup "$LAB/scripts/boot.sh" "$ARCH_NAME" ||
 			bad=$((bad + 1))
 	fi
 done
