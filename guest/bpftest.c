@@ -6,6 +6,8 @@
  * map slot of its own; BPF_PROG_TEST_RUN drives the traced functions
  * (bpf_fentry_test1(1) and bpf_modify_return_test(1, &b)) and the test
  * checks what the programs wrote.  BTF ids come from /sys/kernel/btf/vmlinux.
+ * The module tests attach to the lab's labtarget module (guest/labtarget),
+ * driven through its "call" parameter, with ids from its split BTF.
  *
  * Output, one line per test, for guest/t-bpf.sh to turn into KTAP:
  *   ok ID | fail ID REASON | skip ID REASON | # diagnostic
@@ -37,35 +39,56 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
-/* ---- BTF: the id of a FUNC in vmlinux ---------------------------------- */
+/* ---- BTF: the id of a FUNC in vmlinux or in a module -------------------- */
 
-static int btf_func_id(const char *name)
-{
-	static char buf[16 << 20];
-	const struct btf_header *h = (const void *)buf;
+struct btf_file {
+	char *buf;
+	const struct btf_header *h;
 	const char *types, *strs;
+	uint32_t nr_types;
+};
+
+static int btf_read(const char *path, struct btf_file *b, size_t size)
+{
 	size_t len = 0;
 	ssize_t n;
-	uint32_t off;
-	int fd, id = 1;
+	int fd;
 
-	fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+	b->buf = malloc(size);
+	if (!b->buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+	while (len < size && (n = read(fd, b->buf + len, size - len)) > 0)
 		len += n;
 	close(fd);
-	if (len < sizeof(*h) || h->magic != BTF_MAGIC)
+	b->h = (const void *)b->buf;
+	if (len < sizeof(*b->h) || b->h->magic != BTF_MAGIC)
 		return -EINVAL;
-	types = buf + h->hdr_len + h->type_off;
-	strs = buf + h->hdr_len + h->str_off;
+	b->types = b->buf + b->h->hdr_len + b->h->type_off;
+	b->strs = b->buf + b->h->hdr_len + b->h->str_off;
+	return 0;
+}
 
-	for (off = 0; off < h->type_len; id++) {
-		const struct btf_type *t = (const void *)(types + off);
+/*
+ * Walk the types of @b, whose ids start at @first and whose names past
+ * @base->h->str_len are its own (split BTF of a module; @base NULL for
+ * vmlinux): the id of FUNC @name, or 0 with b->nr_types set.
+ */
+static int btf_find_func(struct btf_file *b, const struct btf_file *base,
+			 uint32_t first, const char *name)
+{
+	uint32_t off, id = first, base_len = base ? base->h->str_len : 0;
+
+	for (off = 0; off < b->h->type_len; id++) {
+		const struct btf_type *t = (const void *)(b->types + off);
 		unsigned int kind = BTF_INFO_KIND(t->info);
 		unsigned int vlen = BTF_INFO_VLEN(t->info);
+		const char *tname = t->name_off < base_len ?
+			base->strs + t->name_off : b->strs + t->name_off - base_len;
 
-		if (kind == BTF_KIND_FUNC && !strcmp(strs + t->name_off, name))
+		if (kind == BTF_KIND_FUNC && !strcmp(tname, name))
 			return id;
 		off += sizeof(*t);
 		switch (kind) {
@@ -97,7 +120,82 @@ static int btf_func_id(const char *name)
 			break;
 		}
 	}
-	return -ENOENT;
+	b->nr_types = id - first;
+	return 0;
+}
+
+static struct btf_file vmlinux_btf;
+
+static int vmlinux_btf_read(void)
+{
+	int err;
+
+	if (vmlinux_btf.h)
+		return 0;
+	err = btf_read("/sys/kernel/btf/vmlinux", &vmlinux_btf, 16 << 20);
+	if (!err)
+		btf_find_func(&vmlinux_btf, NULL, 1, "");	/* counts the types */
+	return err;
+}
+
+static int btf_func_id(const char *name)
+{
+	int err = vmlinux_btf_read();
+
+	if (err)
+		return err;
+	return btf_find_func(&vmlinux_btf, NULL, 1, name) ?: -ENOENT;
+}
+
+/* The id of FUNC @name in module @mod's BTF, which follows vmlinux's */
+static int module_btf_func_id(const char *mod, const char *name)
+{
+	struct btf_file b = { 0 };
+	char path[128];
+	int err, id;
+
+	err = vmlinux_btf_read();
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
+	err = btf_read(path, &b, 1 << 20);
+	id = err ? err : btf_find_func(&b, &vmlinux_btf, vmlinux_btf.nr_types + 1, name);
+	free(b.buf);
+	return id ?: -ENOENT;
+}
+
+/* The kernel's BTF object of module @mod, for attach_btf_obj_fd */
+static int module_btf_fd(const char *mod)
+{
+	struct bpf_btf_info info;
+	union bpf_attr a;
+	char name[64];
+	uint32_t id = 0;
+	int fd;
+
+	for (;;) {
+		memset(&a, 0, sizeof(a));
+		a.start_id = id;
+		if (sys_bpf(BPF_BTF_GET_NEXT_ID, &a))
+			return -1;
+		id = a.next_id;
+		memset(&a, 0, sizeof(a));
+		a.btf_id = id;
+		fd = sys_bpf(BPF_BTF_GET_FD_BY_ID, &a);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		name[0] = 0;
+		info.name = (uintptr_t)name;
+		info.name_len = sizeof(name);
+		memset(&a, 0, sizeof(a));
+		a.info.bpf_fd = fd;
+		a.info.info_len = sizeof(info);
+		a.info.info = (uintptr_t)&info;
+		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) && !strcmp(name, mod))
+			return fd;
+		close(fd);
+	}
 }
 
 /* ---- programs ------------------------------------------------------------ */
@@ -110,7 +208,7 @@ static int btf_func_id(const char *name)
  * context words are the arguments, for fexit the return value follows
  * them, for fmod_ret a non-zero return replaces the function's.
  */
-static int load_prog(const char *func, int type, int word, int key, int ret)
+static int load_prog_id(int obj_fd, int id, int type, int word, int key, int ret)
 {
 	struct bpf_insn prog[] = {
 		INSN(BPF_LDX | BPF_MEM | BPF_DW, 6, 1, word * 8, 0),
@@ -128,17 +226,12 @@ static int load_prog(const char *func, int type, int word, int key, int ret)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	union bpf_attr a;
-	int id = btf_func_id(func);
 
-	if (id < 0) {
-		errno = -id;
-		snprintf(vlog, sizeof(vlog), "no BTF id for %s", func);
-		return -1;
-	}
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_TRACING;
 	a.expected_attach_type = type;
 	a.attach_btf_id = id;
+	a.attach_btf_obj_fd = obj_fd > 0 ? obj_fd : 0;
 	a.insns = (uintptr_t)prog;
 	a.insn_cnt = sizeof(prog) / sizeof(prog[0]);
 	a.license = (uintptr_t)"GPL";
@@ -147,6 +240,39 @@ static int load_prog(const char *func, int type, int word, int key, int ret)
 	a.log_level = 1;
 	vlog[0] = 0;
 	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+static int load_prog(const char *func, int type, int word, int key, int ret)
+{
+	int id = btf_func_id(func);
+
+	if (id < 0) {
+		errno = -id;
+		snprintf(vlog, sizeof(vlog), "no BTF id for %s", func);
+		return -1;
+	}
+	return load_prog_id(0, id, type, word, key, ret);
+}
+
+/* The same on a function of module @mod */
+static int load_module_prog(const char *mod, const char *func, int type,
+			    int word, int key, int ret)
+{
+	int id = module_btf_func_id(mod, func), fd, prog;
+
+	if (id < 0) {
+		errno = -id;
+		snprintf(vlog, sizeof(vlog), "no BTF id for %s in %s", func, mod);
+		return -1;
+	}
+	fd = module_btf_fd(mod);
+	if (fd < 0) {
+		snprintf(vlog, sizeof(vlog), "no BTF object for module %s", mod);
+		return -1;
+	}
+	prog = load_prog_id(fd, id, type, word, key, ret);
+	close(fd);
+	return prog;
 }
 
 /* Attach a tracing program to its BTF target: the link is the fd. */
@@ -386,6 +512,145 @@ out:
 		close(p1);
 }
 
+/*
+ * BPF_MAX_TRAMP_LINKS fentry programs on one function, the most one
+ * trampoline takes: each sees every run, one more is refused with E2BIG,
+ * and once their links are closed none runs.
+ */
+#define MAX_TRAMP_LINKS 38	/* BPF_MAX_TRAMP_LINKS but on s390 */
+
+static void test_link_limit(const char *id, int key)
+{
+	int progs[MAX_TRAMP_LINKS + 1], links[MAX_TRAMP_LINKS + 1], i, err;
+	uint32_t rv;
+	struct slot s;
+
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++)
+		progs[i] = links[i] = -1;
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
+		progs[i] = load_prog("bpf_fentry_test1", BPF_TRACE_FENTRY, 0, key, 0);
+		if (progs[i] < 0) {
+			step_failed(id, "load");
+			goto out;
+		}
+	}
+	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
+		links[i] = attach(progs[i]);
+		if (links[i] < 0) {
+			printf("# attaching program %d of %d\n", i + 1, MAX_TRAMP_LINKS);
+			step_failed(id, "attach");
+			goto out;
+		}
+	}
+	links[i] = attach(progs[i]);
+	err = errno;
+	if (links[i] >= 0 || err != E2BIG) {
+		result("fail", id, "program %d: %s, want E2BIG", i + 1,
+		       links[i] >= 0 ? "attached" : strerror(err));
+		goto out;
+	}
+	if (test_run(progs[0], &rv))
+		goto run_failed;
+	s = slot(key);
+	if (s.count != MAX_TRAMP_LINKS) {
+		result("fail", id, "one run seen %llu times, want %d",
+		       (unsigned long long)s.count, MAX_TRAMP_LINKS);
+		goto out;
+	}
+	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
+		close(links[i]);
+		links[i] = -1;
+	}
+	if (test_run(progs[0], &rv))
+		goto run_failed;
+	s = slot(key);
+	if (s.count == MAX_TRAMP_LINKS)
+		result("ok", id, NULL);
+	else
+		result("fail", id, "a run after detaching all was seen: count %llu",
+		       (unsigned long long)s.count);
+	goto out;
+run_failed:
+	step_failed(id, "BPF_PROG_TEST_RUN");
+out:
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		if (progs[i] >= 0)
+			close(progs[i]);
+	}
+}
+
+/*
+ * A program on a function of the labtarget module, which the module's
+ * "call" parameter runs 3 times: labtarget_add(i, 1) and
+ * labtarget_check(i) for i = 0, 1, 2.  The program must run 3 times and
+ * store @want (the word it reads of the last call); @rejected is what an
+ * fmod_ret program makes labtarget_check() return non-zero.
+ */
+#define LABTARGET_CALL "/sys/module/labtarget/parameters/call"
+
+static int labtarget_call(int n, int *sum, int *rejected)
+{
+	char buf[64];
+	ssize_t len;
+	int fd;
+
+	fd = open(LABTARGET_CALL, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d", n);
+	if (write(fd, buf, len) != len) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	fd = open(LABTARGET_CALL, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	return sscanf(buf, "%d %d", sum, rejected) == 2 ? 0 : -1;
+}
+
+static void test_module(const char *id, const char *func, int type, int word,
+			uint64_t want, int ret, int want_rejected, int key)
+{
+	int prog, link, sum, rejected;
+	struct slot s;
+
+	if (access(LABTARGET_CALL, W_OK)) {
+		result("fail", id, "the labtarget module is not loaded");
+		return;
+	}
+	prog = load_module_prog("labtarget", func, type, word, key, ret);
+	if (prog < 0)
+		return step_failed(id, "load");
+	link = attach(prog);
+	if (link < 0) {
+		step_failed(id, "attach");
+		close(prog);
+		return;
+	}
+	if (labtarget_call(3, &sum, &rejected)) {
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+	} else {
+		s = slot(key);
+		if (s.count == 3 && s.value == want && sum == 6 &&
+		    rejected == want_rejected)
+			result("ok", id, NULL);
+		else
+			result("fail", id, "count %llu value %llu sum %d rejected %d, want 3, %llu, 6, %d",
+			       (unsigned long long)s.count, (unsigned long long)s.value,
+			       sum, rejected, (unsigned long long)want, want_rejected);
+	}
+	close(link);
+	close(prog);
+}
+
 /* For the demo: an fentry program counts the calls the test driver makes. */
 static int count_hits(int calls)
 {
@@ -431,7 +696,7 @@ int main(int argc, char **argv)
 	a.map_type = BPF_MAP_TYPE_ARRAY;
 	a.key_size = 4;
 	a.value_size = sizeof(struct slot);
-	a.max_entries = 8;
+	a.max_entries = 16;
 	map_fd = sys_bpf(BPF_MAP_CREATE, &a);
 	if (map_fd < 0) {
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
@@ -443,5 +708,11 @@ int main(int argc, char **argv)
 	test_entry_exit("bpf:fexit", BPF_TRACE_FEXIT, 1, 2, 1);
 	test_fmod_ret("bpf:fmod_ret", 2);
 	test_modify("bpf:modify", 3, 4);
+	test_link_limit("bpf:link-limit", 8);
+	/* fentry reads a of labtarget_add(2, 1), fexit its result 3 */
+	test_module("bpf:module-fentry", "labtarget_add", BPF_TRACE_FENTRY, 0, 2, 0, 0, 9);
+	test_module("bpf:module-fexit", "labtarget_add", BPF_TRACE_FEXIT, 2, 3, 0, 0, 10);
+	test_module("bpf:module-fmod_ret", "labtarget_check", BPF_MODIFY_RETURN, 0, 2,
+		    0x1234, 3, 11);
 	return failed;
 }

@@ -50,4 +50,11 @@ run_logged "$LOGS/build-$tag.log" "build $tag" kmake O="$OUT" -j"$(nproc)" all
 rm -rf "$OUT/modroot"
 run_logged "$LOGS/modules-$tag.log" "modules_install $tag" \
 	kmake O="$OUT" INSTALL_MOD_PATH="$OUT/modroot" INSTALL_MOD_STRIP=1 modules_install
+# The lab's own module for the BPF tests (guest/labtarget), built as an
+# external module against this kernel and installed beside its modules.
+rm -rf "$OUT/labtarget"
+cp -r "$LAB/guest/labtarget" "$OUT/labtarget"
+run_logged "$LOGS/labtarget-$tag.log" "labtarget $tag" \
+	kmake O="$OUT" M="$OUT/labtarget" INSTALL_MOD_PATH="$OUT/modroot" \
+	INSTALL_MOD_STRIP=1 modules modules_install
 note "$tag: $(cd "$OUT" && ls -l "$KIMAGE" | awk '{print $5}') bytes $KIMAGE, $(find "$OUT/modroot" -name '*.ko' | wc -l) modules"
