@@ -355,6 +355,26 @@ static void step_failed(const char *id, const char *what)
 
 /* ---- tests ---------------------------------------------------------------- */
 
+/*
+ * The link of a freshly loaded @prog (-1 if the load failed), or -1 with
+ * the failure reported for test @id and @prog closed.
+ */
+static int attach_or_fail(const char *id, int prog)
+{
+	int link;
+
+	if (prog < 0) {
+		step_failed(id, "load");
+		return -1;
+	}
+	link = attach(prog);
+	if (link < 0) {
+		step_failed(id, "attach");
+		close(prog);
+	}
+	return link;
+}
+
 /* fentry and fexit on bpf_fentry_test1(1), which returns 2 */
 static void test_entry_exit(const char *id, int type, int word, uint64_t want, int key)
 {
@@ -363,14 +383,9 @@ static void test_entry_exit(const char *id, int type, int word, uint64_t want, i
 	struct slot s;
 
 	prog = load_prog("bpf_fentry_test1", type, word, key, 0);
-	if (prog < 0)
-		return step_failed(id, "load");
-	link = attach(prog);
-	if (link < 0) {
-		step_failed(id, "attach");
-		close(prog);
+	link = attach_or_fail(id, prog);
+	if (link < 0)
 		return;
-	}
 	if (test_run(prog, &rv) || test_run(prog, &rv)) {
 		step_failed(id, "BPF_PROG_TEST_RUN");
 	} else {
@@ -399,14 +414,9 @@ static void test_fmod_ret(const char *id, int key)
 	struct slot s;
 
 	prog = load_prog("bpf_modify_return_test", BPF_MODIFY_RETURN, 0, key, ret);
-	if (prog < 0)
-		return step_failed(id, "load");
-	link = attach(prog);
-	if (link < 0) {
-		step_failed(id, "attach");
-		close(prog);
+	link = attach_or_fail(id, prog);
+	if (link < 0)
 		return;
-	}
 	if (test_run(prog, &rv)) {
 		step_failed(id, "BPF_PROG_TEST_RUN");
 	} else {
@@ -627,14 +637,9 @@ static void test_module(const char *id, const char *func, int type, int word,
 		return;
 	}
 	prog = load_module_prog("labtarget", func, type, word, key, ret);
-	if (prog < 0)
-		return step_failed(id, "load");
-	link = attach(prog);
-	if (link < 0) {
-		step_failed(id, "attach");
-		close(prog);
+	link = attach_or_fail(id, prog);
+	if (link < 0)
 		return;
-	}
 	if (labtarget_call(3, &sum, &rejected)) {
 		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
 	} else {
