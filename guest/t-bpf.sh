@@ -1,10 +1,15 @@
 #!/bin/sh
 # bpf: fentry, fexit, fmod_ret, a second program on one function and the
-# link limit on kernel functions, and fentry, fexit and fmod_ret on a
-# function of the lab's labtarget module, through the real bpf() syscall
+# link limit on kernel functions, fentry, fexit and fmod_ret on a
+# function of the lab's labtarget module, fentry and fexit on a BPF
+# program and the JIT's tail-call limit, through the real bpf() syscall
 # (guest/bpftest.c).
 . /lab/ktap.sh
 
+# The JIT on, as distributions have it (BPF_JIT_ALWAYS_ON): the programs
+# fentry and fexit trace and the tail-call test must be native code.
+echo 1 >/proc/sys/net/core/bpf_jit_enable ||
+	ktap_diag "cannot turn the BPF JIT on"
 modprobe labtarget 2>/tmp/modprobe.err ||
 	ktap_diag "modprobe labtarget: $(cat /tmp/modprobe.err)"
 bpftest
