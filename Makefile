@@ -3,10 +3,11 @@
 
 ARCH ?= x86_64
 ARCHS ?= x86_64 arm64 riscv64
+DEBUG_ARCHS ?= x86_64 arm64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-bisect demo clean
+	series-check check-bisect check-debug demo clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -15,6 +16,7 @@ help:
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64"
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
+	@echo "make check-debug [DEBUG_ARCHS=] every guest suite on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)
@@ -45,6 +47,9 @@ check:
 
 check-bisect:
 	@$(S)/bisect.sh $(ARCH)
+
+check-debug:
+	@$(S)/check-debug.sh $(DEBUG_ARCHS)
 
 demo:
 	@$(S)/demo.sh $(ARCH)

@@ -7,7 +7,11 @@
  * (bpf_fentry_test1(1) and bpf_modify_return_test(1, &b)) and the test
  * checks what the programs wrote.  BTF ids come from /sys/kernel/btf/vmlinux.
  * The module tests attach to the lab's labtarget module (guest/labtarget),
- * driven through its "call" parameter, with ids from its split BTF.
+ * driven through its "call" parameter, with ids from its split BTF.  The
+ * BPF-program tests attach to a socket filter loaded with BTF of its own
+ * (the trampoline is then called from the program's JITed entry).  The
+ * storm counts per CPU while programs come and go; the bad-input tests
+ * check each errno and that nothing was left attached.
  *
  * Output, one line per test, for guest/t-bpf.sh to turn into KTAP:
  *   ok ID | fail ID REASON | skip ID REASON | # diagnostic
@@ -25,10 +29,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define ENOTSUPP 524	/* the kernel's own, not in userspace errno.h */
+
+/*
+ * Attaching to a function ftrace does not patch falls back to the JIT's
+ * bpf_arch_text_poke(), which on x86_64 finds no 5-byte NOP there and on
+ * the others refuses a site outside BPF code.
+ */
+#ifdef __x86_64__
+#define NOTRACE_ERRNO	EBUSY
+#else
+#define NOTRACE_ERRNO	ENOTSUPP
+#endif
 
 static int has_direct;
 static int map_fd;
@@ -912,6 +931,256 @@ static void test_tail_call(const char *id, int key)
 	close(pa);
 }
 
+/* ---- under load and bad input --------------------------------------------- */
+
+/*
+ * fentry on bpf_fentry_test1, counting per CPU in a per-CPU array: the
+ * fd, or -1 with errno and vlog set.
+ */
+static int load_percpu_counter(int pcpu_fd)
+{
+	int id = btf_func_id("bpf_fentry_test1");
+	struct bpf_insn prog[] = {
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),
+		INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, pcpu_fd),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr a;
+
+	if (id < 0) {
+		errno = -id;
+		snprintf(vlog, sizeof(vlog), "no BTF id for bpf_fentry_test1");
+		return -1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = BPF_TRACE_FENTRY;
+	a.attach_btf_id = id;
+	a.insns = (uintptr_t)prog;
+	a.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	vlog[0] = 0;
+	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+#define STORM_CPUS	64
+
+/*
+ * A program counts every call of bpf_fentry_test1 per CPU while a process
+ * pinned to each CPU keeps calling it (BPF_PROG_TEST_RUN) and other
+ * programs are attached to and detached from the same function @cycles
+ * times, each a new trampoline swapped in by modify_ftrace_direct().
+ * Per CPU, the count must be the calls made there: none lost, none
+ * counted twice.
+ */
+static void test_storm(const char *id, int cycles)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), pcpu, prog = -1, link = -1;
+	int other = -1, i, cpu, bad = 0, done = 0;
+	volatile unsigned long *calls;
+	uint64_t counts[STORM_CPUS];
+	pid_t pids[STORM_CPUS];
+	union bpf_attr a;
+	unsigned long total = 0;
+	uint32_t zero = 0, rv;
+
+	if (ncpu < 2 || ncpu > STORM_CPUS) {
+		result("skip", id, "%d CPUs online, needs 2 to %d", ncpu, STORM_CPUS);
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
+	a.key_size = 4;
+	a.value_size = 8;
+	a.max_entries = 1;
+	pcpu = sys_bpf(BPF_MAP_CREATE, &a);
+	if (pcpu < 0) {
+		result("fail", id, "cannot create a per-CPU array: %s", strerror(errno));
+		return;
+	}
+	calls = mmap(NULL, STORM_CPUS * sizeof(*calls) + sizeof(int),
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (calls == MAP_FAILED) {
+		result("fail", id, "mmap: %s", strerror(errno));
+		close(pcpu);
+		return;
+	}
+	prog = load_percpu_counter(pcpu);
+	link = attach_or_fail(id, prog);
+	if (link < 0)
+		goto out_map;
+	other = load_prog("bpf_fentry_test1", BPF_TRACE_FENTRY, 0, 15, 0);
+	if (other < 0) {
+		step_failed(id, "load");
+		goto out_link;
+	}
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		pids[cpu] = fork();
+		if (pids[cpu] == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(2);
+			while (!((volatile int *)(calls + STORM_CPUS))[0]) {
+				if (test_run(prog, &rv))
+					_exit(3);
+				calls[cpu]++;
+			}
+			_exit(0);
+		}
+	}
+
+	for (i = 0; i < cycles; i++) {
+		int l = attach(other);
+
+		if (l < 0) {
+			step_failed(id, "attach the second program");
+			bad = 1;
+			break;
+		}
+		close(l);
+		done++;
+	}
+
+	((volatile int *)(calls + STORM_CPUS))[0] = 1;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		int status;
+
+		if (pids[cpu] < 0 || waitpid(pids[cpu], &status, 0) < 0 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status)) {
+			printf("# caller on CPU %d failed\n", cpu);
+			bad = 1;
+		}
+	}
+	close(link);
+	link = -1;
+
+	memset(&a, 0, sizeof(a));
+	memset(counts, 0, sizeof(counts));
+	a.map_fd = pcpu;
+	a.key = (uintptr_t)&zero;
+	a.value = (uintptr_t)counts;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+		result("fail", id, "cannot read the counts: %s", strerror(errno));
+		goto out_other;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		printf("# cpu %d: %lu calls, %llu counted\n", cpu, calls[cpu],
+		       (unsigned long long)counts[cpu]);
+		if (counts[cpu] != calls[cpu])
+			bad = 1;
+		total += calls[cpu];
+	}
+	printf("# %d attach/detach cycles of a second program, %lu calls\n",
+	       done, total);
+	if (bad || !total)
+		result("fail", id, "per-CPU counts differ from the calls made");
+	else
+		result("ok", id, NULL);
+out_other:
+	close(other);
+out_link:
+	if (link >= 0)
+		close(link);
+	close(prog);
+out_map:
+	munmap((void *)calls, STORM_CPUS * sizeof(*calls) + sizeof(int));
+	close(pcpu);
+}
+
+/* Loading for a BTF id that does not exist fails with EINVAL */
+static void test_bad_btf_id(const char *id)
+{
+	int prog = load_prog_id(0, 0x7ffffff, BPF_TRACE_FENTRY, 0, 15, 0);
+
+	if (prog >= 0) {
+		result("fail", id, "loaded for BTF id %#x", 0x7ffffff);
+		close(prog);
+	} else if (errno != EINVAL) {
+		result("fail", id, "-%d (%s), want EINVAL", errno, strerror(errno));
+	} else {
+		result("ok", id, NULL);
+	}
+}
+
+/*
+ * A function ftrace cannot patch (kernel/trace is built without the
+ * patchable entry): the program loads, attaching it fails with @want, and
+ * nothing is left in enabled_functions.
+ */
+static void test_notrace(const char *id, const char *func, int want)
+{
+	int prog, link;
+
+	prog = load_prog(func, BPF_TRACE_FENTRY, 0, 15, 0);
+	if (prog < 0) {
+		step_failed(id, "load");
+		return;
+	}
+	link = attach(prog);
+	if (link >= 0) {
+		result("fail", id, "attached to %s", func);
+		close(link);
+	} else if (errno != want) {
+		result("fail", id, "attach: -%d (%s), want -%d", errno,
+		       strerror(errno), want);
+	} else if (direct_on(func)) {
+		result("fail", id, "%s left in enabled_functions", func);
+	} else {
+		result("ok", id, NULL);
+	}
+	close(prog);
+}
+
+/*
+ * A module with a function a program is attached to cannot be unloaded
+ * (the trampoline holds it): delete_module() fails with EWOULDBLOCK and
+ * the function still runs the program.
+ */
+static void test_module_busy(const char *id, int key)
+{
+	int prog, link, sum, rejected;
+	struct slot s;
+
+	if (access(LABTARGET_CALL, W_OK)) {
+		result("fail", id, "the labtarget module is not loaded");
+		return;
+	}
+	prog = load_module_prog("labtarget", "labtarget_add", BPF_TRACE_FENTRY,
+				0, key, 0);
+	link = attach_or_fail(id, prog);
+	if (link < 0)
+		return;
+	if (!syscall(__NR_delete_module, "labtarget", O_NONBLOCK))
+		result("fail", id, "labtarget was unloaded with a program attached");
+	else if (errno != EWOULDBLOCK)
+		result("fail", id, "delete_module: -%d (%s), want EWOULDBLOCK",
+		       errno, strerror(errno));
+	else if (labtarget_call(3, &sum, &rejected))
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+	else if ((s = slot(key)).count != 3)
+		result("fail", id, "the program saw %llu calls after the refusal, want 3",
+		       (unsigned long long)s.count);
+	else
+		result("ok", id, NULL);
+	close(link);
+	close(prog);
+}
+
 /* For the demo: an fentry program counts the calls the test driver makes. */
 static int count_hits(int calls)
 {
@@ -957,7 +1226,7 @@ int main(int argc, char **argv)
 	a.map_type = BPF_MAP_TYPE_ARRAY;
 	a.key_size = 4;
 	a.value_size = sizeof(struct slot);
-	a.max_entries = 16;
+	a.max_entries = 24;
 	map_fd = sys_bpf(BPF_MAP_CREATE, &a);
 	if (map_fd < 0) {
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
@@ -978,5 +1247,9 @@ int main(int argc, char **argv)
 	test_prog_target("bpf:prog-fentry", BPF_TRACE_FENTRY, 12);
 	test_prog_target("bpf:prog-fexit", BPF_TRACE_FEXIT, 13);
 	test_tail_call("bpf:tail-call", 14);
+	test_module_busy("bpf:module-busy", 16);
+	test_bad_btf_id("bpf:bad-btf-id");
+	test_notrace("bpf:notrace", "ftrace_set_filter_ip", NOTRACE_ERRNO);
+	test_storm("bpf:storm", 100);
 	return failed;
 }

@@ -35,6 +35,7 @@ bpftest() {
 		ok) ktap_ok "$id" ;;
 		skip) ktap_skip "$id" "$reason" ;;
 		fail) ktap_fail "$id" "$reason" ;;
+		"#") ktap_diag "$id $reason" ;;
 		*) ktap_diag "$verdict $id $reason" ;;
 		esac
 	done </tmp/bpftest.out

@@ -2,8 +2,9 @@
 # bpf: fentry, fexit, fmod_ret, a second program on one function and the
 # link limit on kernel functions, fentry, fexit and fmod_ret on a
 # function of the lab's labtarget module, fentry and fexit on a BPF
-# program and the JIT's tail-call limit, through the real bpf() syscall
-# (guest/bpftest.c).
+# program and the JIT's tail-call limit; a per-CPU count under attach and
+# detach; bad input (an unknown BTF id, a function ftrace cannot patch, a
+# module in use), through the real bpf() syscall (guest/bpftest.c).
 . /lab/ktap.sh
 
 # The JIT on, as distributions have it (BPF_JIT_ALWAYS_ON): the programs
@@ -13,4 +14,12 @@ echo 1 >/proc/sys/net/core/bpf_jit_enable ||
 modprobe labtarget 2>/tmp/modprobe.err ||
 	ktap_diag "modprobe labtarget: $(cat /tmp/modprobe.err)"
 bpftest
-rmmod labtarget 2>/dev/null || true
+# Every program is detached now: the module that bpf:module-busy could
+# not unload goes, and leaves no patched site behind.
+if ! rmmod labtarget 2>/tmp/rmmod.err; then
+	ktap_fail bpf:module-unload "rmmod labtarget: $(cat /tmp/rmmod.err)"
+elif grep -q '^labtarget_' $TRACING/enabled_functions; then
+	ktap_fail bpf:module-unload "stale records:" "$(grep '^labtarget_' $TRACING/enabled_functions)"
+else
+	ktap_ok bpf:module-unload
+fi
