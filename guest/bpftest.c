@@ -18,6 +18,8 @@
  * usage: bpftest HAS_DIRECT   (1: the kernel has ftrace direct calls, so
  *                              an attach failing with ENOTSUPP is a failure)
  *        bpftest HAS_DIRECT count N   fentry on bpf_fentry_test1 counting N calls
+ *        bpftest HAS_DIRECT hold FUNC  fentry on FUNC, each run writing "labbpf"
+ *                                      to the trace buffer, attached until killed
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1216,6 +1218,54 @@ static int count_hits(int calls)
 	return failed;
 }
 
+/*
+ * For guest/t-orders.sh: an fentry program on @func that leaves
+ * "bpf_trace_printk: labbpf" in the trace buffer on each call, attached
+ * until the process is killed. Prints "attached", or "error ERRNO".
+ */
+static int hold(const char *func)
+{
+	int id = btf_func_id(func), prog, link;
+	struct bpf_insn insns[] = {
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, 'l' | 'a' << 8 | 'b' << 16 | 'b' << 24),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 'p' | 'f' << 8),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 8),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_trace_printk),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr a;
+
+	if (id < 0) {
+		printf("error %d\n", -id);
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = BPF_TRACE_FENTRY;
+	a.attach_btf_id = id;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	link = prog < 0 ? -1 : attach(prog);
+	if (link < 0) {
+		printf("error %d\n", errno);
+		if (vlog[0])
+			printf("# %.*s\n", 400, vlog);
+		return 1;
+	}
+	printf("attached\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	union bpf_attr a;
@@ -1232,6 +1282,8 @@ int main(int argc, char **argv)
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
 		return 1;
 	}
+	if (argc > 3 && !strcmp(argv[2], "hold"))
+		return hold(argv[3]);
 	if (argc > 3 && !strcmp(argv[2], "count"))
 		return count_hits(atoi(argv[3]));
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);

@@ -1,11 +1,12 @@
 #!/bin/sh
 # samples: load each samples/ftrace direct module, look for what it
-# writes to the trace buffer, unload it.
+# writes to the trace buffer, unload it while attached and check that
+# nothing of it is left in enabled_functions.
 . /lab/ktap.sh
 
 # sample MODULE SECONDS PATTERN...: every PATTERN must be in the trace
 sample() {
-	local mod=$1 secs=$2 id=samples:$1 p missing=
+	local mod=$1 secs=$2 id=samples:$1 p missing= left
 	shift 2
 	if ! sample_built "$mod"; then
 		if has_direct; then
@@ -29,7 +30,12 @@ sample() {
 		ktap_fail "$id" "rmmod $mod: $(cat /tmp/rmmod.err)"
 		return
 	fi
-	if [ -n "$missing" ]; then
+	# Its trampolines went with it: no site may still call into them.
+	# (tracefs files have no size: read them)
+	left=$(head -n 1 $TRACING/enabled_functions)
+	if [ -n "$left" ]; then
+		ktap_fail "$id" "left after rmmod: $left"
+	elif [ -n "$missing" ]; then
 		ktap_fail "$id" "not in the trace buffer:$missing" "$(tail -n 3 $TRACING/trace)"
 	else
 		ktap_ok "$id"

@@ -81,7 +81,7 @@ else
 $(tail -n 25 "$console")"
 fi
 # Any kernel report on the console fails the run, named.
-reports=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|INFO: possible|INFO: task .* blocked|KASAN:|kmemleak:.*(unreferenced|suspected memory leak)|Call Trace:' "$console" | head -n 5 || true)
+reports=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|INFO: possible|rcu: INFO: |detected stall|INFO: task .* blocked|KASAN:|kmemleak:.*(unreferenced|suspected memory leak)|Call Trace:' "$console" | head -n 5 || true)
 if [ -z "$reports" ]; then
 	host ok console:clean
 else

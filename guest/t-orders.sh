@@ -1,0 +1,208 @@
+#!/bin/sh
+# orders: a direct call sharing wake_up_process with each other kind of
+# ftrace user, pair by pair, attached and detached in every order, and one
+# triple. The users:
+#   D  the ftrace-direct sample (direct call; trace_printk on each hit)
+#   F  the function tracer of a trace instance
+#   G  function_graph, the top-level tracer
+#   K  a kprobe event (a REGS ftrace user where kprobes sit on ftrace; it
+#      has no post handler, so no IPMODIFY; a breakpoint on arm64)
+#   R  labtarget's REGS ftrace_ops (guest/labtarget)
+#   B  a BPF fentry program (bpftest hold; bpf_trace_printk on each hit)
+# D and B both are direct callers: the second of them must be refused
+# with EBUSY and leave the first working. After each step every attached
+# user sees its hits and no detached one does, and enabled_functions
+# shows the user count and the R, I and D flags the model below expects;
+# at the end nothing is left on the function.
+. /lab/ktap.sh
+
+FUNC=wake_up_process
+INST=$TRACING/instances/lab_orders
+REGS=/sys/module/labtarget/parameters/regs_ops
+# Architectures whose ftrace has pt_regs: direct and kprobe users ask for
+# them there (R), and kprobes are ftrace users (count and R). No user here
+# sets IPMODIFY: the I column stays empty.
+case "$LAB_ARCH" in
+x86_64|riscv64) WITH_REGS=1 ;;
+*) WITH_REGS= ;;
+esac
+
+ON=" "		# the users attached now, " D F " and so on
+REFUSED=	# the direct caller refused as the second one, until its "off"
+
+is_on() { case "$ON" in *" $1 "*) return 0 ;; esac; return 1; }
+
+attach() { # USER: 0 if attached
+	case $1 in
+	D) modprobe ftrace-direct 2>/tmp/orders.err ;;
+	F) echo $FUNC >$INST/set_ftrace_filter &&
+	   echo function >$INST/current_tracer ;;
+	G) echo $FUNC >$TRACING/set_ftrace_filter &&
+	   echo function_graph >$TRACING/current_tracer ;;
+	K) echo "p:lab_orders $FUNC" >>$TRACING/kprobe_events &&
+	   echo 1 >$TRACING/events/kprobes/lab_orders/enable ;;
+	R) echo $FUNC >$REGS ;;
+	B) rm -f /tmp/orders.bpf	# not the last run's "attached"
+	   /lab/bpftest 1 hold $FUNC >/tmp/orders.bpf 2>&1 &
+	   echo $! >/tmp/orders.bpf.pid
+	   while ! grep -qE '^(attached|error)' /tmp/orders.bpf 2>/dev/null; do
+		kill -0 "$(cat /tmp/orders.bpf.pid)" 2>/dev/null || break
+		sleep 0.1
+	   done
+	   grep -q '^attached' /tmp/orders.bpf ||
+		{ cp /tmp/orders.bpf /tmp/orders.err; bpf_reap; return 1; } ;;
+	esac
+}
+
+bpf_reap() {
+	kill "$(cat /tmp/orders.bpf.pid)" 2>/dev/null
+	wait "$(cat /tmp/orders.bpf.pid)" 2>/dev/null
+	return 0
+}
+
+detach() { # USER
+	case $1 in
+	D) rmmod ftrace-direct ;;
+	F) echo nop >$INST/current_tracer && echo >$INST/set_ftrace_filter ;;
+	G) echo nop >$TRACING/current_tracer && echo >$TRACING/set_ftrace_filter ;;
+	K) echo 0 >$TRACING/events/kprobes/lab_orders/enable &&
+	   echo "-:lab_orders" >>$TRACING/kprobe_events ;;
+	R) echo - >$REGS ;;
+	B) bpf_reap ;;
+	esac
+}
+
+hit() { # USER: it saw a call since the buffers were cleared
+	case $1 in
+	D) grep -q "waking up" $TRACING/trace ;;	# function_graph shows it as a comment
+	F) grep -q " $FUNC <-" $INST/trace ;;
+	G) grep -q "$FUNC()" $TRACING/trace ;;
+	K) grep -q "lab_orders:" $TRACING/trace ;;
+	R) [ "$(cat $REGS)" -gt "$REGS_BEFORE" ] ;;
+	B) grep -q "labbpf" $TRACING/trace ;;
+	esac
+}
+
+# expect_record: enabled_functions has the record the attached users make
+expect_record() {
+	local n=0 r= d= l u want
+	for u in $ON; do
+		case $u in
+		K) [ -n "$WITH_REGS" ] || continue
+		   n=$((n + 1)) r=1 ;;
+		R) n=$((n + 1)) r=1 ;;	# SAVE_REGS is kept even where there are no pt_regs
+		D|B) n=$((n + 1)) d=1; [ -n "$WITH_REGS" ] && r=1 ;;
+		*) n=$((n + 1)) ;;
+		esac
+	done
+	l=$(grep "^$FUNC " $TRACING/enabled_functions | head -n 1)
+	if [ "$n" = 0 ]; then
+		[ -z "$l" ] && return 0
+		echo "stale record: $l"
+		return 1
+	fi
+	want="$FUNC ($n)"
+	case "$l" in
+	"$want "*) ;;
+	*) echo "record '$l', want '$want ...'"; return 1 ;;
+	esac
+	# the flag columns: " R" or "  ", " I" or "  ", " D" or "  "
+	l=${l#"$want"}
+	want="$([ -n "$r" ] && echo " R" || echo "  ")  $([ -n "$d" ] && echo " D" || echo "  ")"
+	case "$l" in
+	"$want"*) return 0 ;;
+	esac
+	echo "flags '$(echo "$l" | cut -c1-6)', want '$want' with$ON"
+	return 1
+}
+
+# check ID: after one step, every user as the model says
+check() {
+	local u bad= why
+	echo >$TRACING/trace
+	echo >$INST/trace
+	REGS_BEFORE=$(cat $REGS)
+	sleep 0.3
+	for u in D F G K R B; do
+		if is_on $u; then
+			hit $u || bad="$bad $u:no-hits"
+		elif hit $u; then
+			bad="$bad $u:hits-while-detached"
+		fi
+	done
+	why=$(expect_record) || bad="$bad $why"
+	if [ -z "$bad" ]; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1" "with$ON:$bad"
+	fi
+}
+
+# on ID USER / off ID USER: one step and its check
+on() {
+	REFUSED=
+	if attach "$2"; then
+		ON="$ON$2 "
+	elif { is_on D || is_on B; } && { [ "$2" = D ] || [ "$2" = B ]; } &&
+	     grep -qE 'Device or resource busy|error 16' /tmp/orders.err; then
+		REFUSED=$2	# a second direct caller: EBUSY, as it must be
+	else
+		ktap_fail "$1" "attaching $2 failed: $(cat /tmp/orders.err 2>/dev/null)"
+		return
+	fi
+	check "$1"
+}
+
+off() {
+	if [ "$2" = "$REFUSED" ]; then
+		REFUSED=
+		return
+	fi
+	detach "$2" || ktap_fail "$1" "detaching $2 failed"
+	ON=$(echo "$ON" | sed "s/ $2 / /")
+	check "$1"
+}
+
+if ! has_direct || ! sample_built ftrace-direct; then
+	ktap_skip orders:present "$NO_DIRECT"
+	exit 0
+fi
+if ! modprobe labtarget 2>/tmp/orders.err; then
+	ktap_fail orders:present "modprobe labtarget: $(cat /tmp/orders.err)"
+	exit 0
+fi
+tracing_reset
+mkdir -p $INST
+: >/tmp/orders.err
+
+# For each pair X Y: X, Y on, X off, Y off, then Y, X on, X off, Y off:
+# both attach orders and both detach orders, a check after each step.
+for pair in DF DG DK DR DB FG FK FR FB GK GR GB KR KB RB; do
+	x=${pair%?} y=${pair#?}
+	for seq in "$x $y $x $y" "$y $x $x $y"; do
+		set -- $seq
+		id="orders:$1+$2-$3-$4"
+		on "$id:on-$1" "$1"
+		on "$id:on-$2" "$2"
+		off "$id:off-$3" "$3"
+		off "$id:off-$4" "$4"
+	done
+done
+
+# One triple: direct, function_graph and a kprobe, out in another order.
+on orders:DGK:on-D D
+on orders:DGK:on-G G
+on orders:DGK:on-K K
+off orders:DGK:off-G G
+off orders:DGK:off-D D
+off orders:DGK:off-K K
+
+rmdir $INST
+rmmod labtarget || ktap_fail orders:clean-after "rmmod labtarget failed"
+tracing_reset
+l=$(grep "^$FUNC " $TRACING/enabled_functions)
+if [ -n "$l" ]; then
+	ktap_fail orders:clean-after "stale record: $l"
+else
+	ktap_ok orders:clean-after
+fi
