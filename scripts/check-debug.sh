@@ -1,9 +1,19 @@
 #!/bin/bash
 # check-debug.sh [ARCH...]: each architecture built again with
 # configs/debug.config (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
-# kmemleak) into build/out/ARCH-debug, booted, every guest suite run and
+# kmemleak) into build/out/ARCH-debug, booted, the guest suites run and
 # then the leaks scan; any report on a console fails that run. Default:
 # x86_64 arm64. The last line is the total over all.
+#
+# All kernels are built first and the guests then boot one after the
+# other: a debug guest under TCG is slow enough that sharing the two host
+# CPUs with a build or with another guest made x86_64's ACPI interpreter
+# time out (no virtio interrupt, no results).
+#
+# Under these kernels the suites run 10 to 25 times slower than in make
+# check. Left out here, and run by make check on the same code: the
+# orders suite (3 minutes on arm64 in make check) and ftracetest's
+# ftrace/ directory, whose cases trace every function of the kernel.
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-x86_64 arm64}
@@ -12,7 +22,7 @@ start=$(date +%s)
 "$LAB/scripts/tree.sh"
 mkdir -p "$RESULTS"
 names=
-pids=
+booted=
 for a in $arches; do
 	names="$names $a-debug"
 	rm -f "$RESULTS/$a-debug.tap"
@@ -21,16 +31,13 @@ for a in $arches; do
 			>"$RESULTS/$a-debug.tap"
 		continue
 	fi
-	# Debug kernels run the same suites several times slower under TCG:
-	# the shared KUnit storm swaps 200 times instead of 1000 (make check does
-	# the 1000), so that the run stays within the hour.
-	SUITES=startup,kunit,ftracetest,samples,sharing,orders,bpf,leaks \
-		KERNEL_ARGS="ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}" \
-		TIMEOUT=${TIMEOUT:-3600} "$LAB/scripts/boot.sh" "$a" debug &
-	pids="$pids $!"
+	booted="$booted $a"
 done
-for p in $pids; do
-	wait "$p" || true
+# The shared KUnit storm swaps 200 times instead of make check's 1000.
+for a in $booted; do
+	SUITES=${SUITES:-startup,kunit,ftracetest,samples,sharing,bpf,leaks} \
+		KERNEL_ARGS="lab.ftracetest=direct ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}" \
+		TIMEOUT=${TIMEOUT:-3600} "$LAB/scripts/boot.sh" "$a" debug || true
 done
 # shellcheck disable=SC2086 # one name per word
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
