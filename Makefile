@@ -16,7 +16,7 @@ help:
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64"
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
-	@echo "make check-debug [DEBUG_ARCHS=] every guest suite on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
+	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)

@@ -21,8 +21,14 @@ said() {
 }
 
 cd /lab/ftrace || { ktap_fail ftracetest:present "no /lab/ftrace"; exit 0; }
-for dir in ${LAB_FTRACETEST:-direct ftrace}; do
-	for tc in test.d/$dir/*.tc; do
+# LAB_FTRACETEST (lab.ftracetest=): directories of test.d, or .tc files
+for sel in ${LAB_FTRACETEST:-direct ftrace}; do
+	case $sel in
+	*.tc) set -- "test.d/$sel" ;;
+	*) set -- "test.d/$sel"/*.tc ;;
+	esac
+	for tc in "$@"; do
+		[ -f "$tc" ] || { ktap_fail "ftracetest:$sel" "no such test"; continue; }
 		id=ftracetest:${tc#test.d/}
 		log=/tmp/ftracetest/${tc#test.d/}
 		echo "lab: ftracetest $tc" >/dev/console
