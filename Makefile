@@ -7,7 +7,7 @@ DEBUG_ARCHS ?= x86_64 arm64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-bisect check-debug demo clean
+	series-check check-bisect check-debug bench demo clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -17,6 +17,7 @@ help:
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
+	@echo "make bench [ARCHS='...']       cost of a traced call, ours against mainline 6.12: tables and a chart"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)
@@ -50,6 +51,9 @@ check-bisect:
 
 check-debug:
 	@$(S)/check-debug.sh $(DEBUG_ARCHS)
+
+bench:
+	@$(S)/bench.sh $(ARCHS)
 
 demo:
 	@$(S)/demo.sh $(ARCH)

@@ -20,6 +20,8 @@
  *        bpftest HAS_DIRECT count N   fentry on bpf_fentry_test1 counting N calls
  *        bpftest HAS_DIRECT hold FUNC  fentry on FUNC, each run writing "labbpf"
  *                                      to the trace buffer, attached until killed
+ *        bpftest HAS_DIRECT hold-empty MOD FUNC  an empty fentry program on
+ *                                      FUNC of module MOD, attached until killed
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1266,6 +1268,55 @@ static int hold(const char *func)
 		pause();
 }
 
+/*
+ * For guest/t-bench.sh: an empty fentry program (return 0) on @func of
+ * module @mod, attached until the process is killed. Prints "attached",
+ * or "error ERRNO".
+ */
+static int hold_empty(const char *mod, const char *func)
+{
+	int id = module_btf_func_id(mod, func), fd, prog, link = -1;
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr a;
+
+	if (id < 0) {
+		printf("error %d\n", -id);
+		return 1;
+	}
+	fd = module_btf_fd(mod);
+	if (fd < 0) {
+		printf("error %d\n", errno);
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = BPF_TRACE_FENTRY;
+	a.attach_btf_id = id;
+	a.attach_btf_obj_fd = fd;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	if (prog >= 0)
+		link = attach(prog);
+	if (link < 0) {
+		printf("error %d\n", errno);
+		if (vlog[0])
+			printf("# %.*s\n", 400, vlog);
+		return 1;
+	}
+	printf("attached\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	union bpf_attr a;
@@ -1284,6 +1335,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 3 && !strcmp(argv[2], "hold"))
 		return hold(argv[3]);
+	if (argc > 4 && !strcmp(argv[2], "hold-empty"))
+		return hold_empty(argv[3], argv[4]);
 	if (argc > 3 && !strcmp(argv[2], "count"))
 		return count_hits(atoi(argv[3]));
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);

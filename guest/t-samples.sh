@@ -69,3 +69,39 @@ sample ftrace-direct-modify 5 "my direct func1" "my direct func2"
 multi ftrace-direct-multi 1 "my_direct_func: ip "
 multi ftrace-direct-multi-modify 5 "my direct func1 ip " "my direct func2 ip "
 tracing_reset
+
+# ftrace-direct-bench (make bench times it): each mode it attaches runs,
+# its callbacks see every call (a miss fails the write with EIO), and
+# nothing is left attached after each run or after rmmod.
+bench() {
+	local id=samples:ftrace-direct-bench m modes="untraced direct direct-ops ops kprobe" err= left
+	if ! sample_built ftrace-direct-bench; then
+		if has_direct; then
+			ktap_fail "$id" "ftrace-direct-bench.ko was not built although the kernel has direct calls"
+		else
+			ktap_skip "$id" "ftrace-direct-bench.ko not built: $NO_DIRECT"
+		fi
+		return
+	fi
+	grep -q ' ftrace_regs_caller$' /proc/kallsyms && modes="$modes ops-regs"
+	if ! modprobe ftrace-direct-bench loops=2000 repeats=3 2>/tmp/modprobe.err; then
+		ktap_fail "$id" "modprobe: $(cat /tmp/modprobe.err)"
+		return
+	fi
+	for m in $modes; do
+		if ! echo "$m" 2>/tmp/bench.err >/sys/module/ftrace_direct_bench/parameters/run; then
+			err="$err $m: $(cat /tmp/bench.err);"
+		elif [ -n "$(head -n 1 $TRACING/enabled_functions)" ]; then
+			err="$err $m: left $(head -n 1 $TRACING/enabled_functions);"
+		fi
+	done
+	rmmod ftrace-direct-bench || err="$err rmmod failed;"
+	left=$(head -n 1 $TRACING/enabled_functions)
+	[ -z "$left" ] || err="$err left after rmmod: $left"
+	if [ -n "$err" ]; then
+		ktap_fail "$id" "$err"
+	else
+		ktap_ok "$id"
+	fi
+}
+bench

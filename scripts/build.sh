@@ -2,13 +2,14 @@
 # build.sh ARCH [VARIANT]: build build/linux out of tree into
 # build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
 # configs/common.config, configs/ARCH.config and configs/VARIANT.config.
+# SRC=DIR builds another tree (make bench: mainline).
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
 variant=${2:-}
 [ -n "$variant" ] && OUT=$OUT-$variant
 [ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
-[ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
+[ -e "$SRC/Makefile" ] || die "no kernel tree at $SRC: run 'make tree'"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p "$OUT" "$LOGS"
 ccache -M 8G >/dev/null 2>&1 || true
@@ -57,4 +58,16 @@ cp -r "$LAB/guest/labtarget" "$OUT/labtarget"
 run_logged "$LOGS/labtarget-$tag.log" "labtarget $tag" \
 	kmake O="$OUT" M="$OUT/labtarget" INSTALL_MOD_PATH="$OUT/modroot" \
 	INSTALL_MOD_STRIP=1 modules modules_install
+# make bench times samples/ftrace/ftrace-direct-bench.c on mainline too,
+# whose tree does not have it: the same source as an external module.
+bench=$BUILD/linux/samples/ftrace/ftrace-direct-bench.c
+if [ ! -e "$SRC/samples/ftrace/ftrace-direct-bench.c" ] && [ -e "$bench" ]; then
+	rm -rf "$OUT/bench"
+	mkdir -p "$OUT/bench"
+	cp "$bench" "$OUT/bench/"
+	echo 'obj-m += ftrace-direct-bench.o' >"$OUT/bench/Kbuild"
+	run_logged "$LOGS/bench-module-$tag.log" "ftrace-direct-bench $tag" \
+		kmake O="$OUT" M="$OUT/bench" INSTALL_MOD_PATH="$OUT/modroot" \
+		INSTALL_MOD_STRIP=1 modules modules_install
+fi
 note "$tag: $(cd "$OUT" && ls -l "$KIMAGE" | awk '{print $5}') bytes $KIMAGE, $(find "$OUT/modroot" -name '*.ko' | wc -l) modules"

@@ -2,12 +2,13 @@
 # Install what the lab needs from Debian's archive: host tools with
 # apt-get, and each guest's busybox-static unpacked (never installed).
 # usage: deps.sh [ARCH...]   (default: all three)
+#        EXTRA_PACKAGES='...'  these too (make bench: gnuplot-nox)
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-$ALL_ARCHES}
 pkgs="gcc make bc flex bison libelf-dev libssl-dev dwarves cpio ccache
       xz-utils kmod rsync perl python3 python3-ply git busybox-static
-      libc6-dev"
+      libc6-dev ${EXTRA_PACKAGES:-}"
 for a in $arches; do
 	load_arch "$a"
 	pkgs="$pkgs $QEMU_PACKAGE $CROSS_PACKAGES"

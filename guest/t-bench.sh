@@ -1,0 +1,85 @@
+#!/bin/sh
+# bench: the cost of a traced call by what is attached to the function,
+# timed by samples/ftrace/ftrace-direct-bench.ko. One line per mode:
+#   # bench: MODE NS_PER_CALL RATIO_TO_UNTRACED
+# for scripts/bench.sh to collect. Only ratios within this one boot mean
+# anything under TCG. Run by make bench, not by make check.
+. /lab/ktap.sh
+
+MOD=ftrace-direct-bench
+RUN=/sys/module/ftrace_direct_bench/parameters/run
+FUNC=ftrace_bench_target
+
+# timed MODE [LABEL]: write MODE to the module, report its line as LABEL
+timed() {
+	local mode=$1 label=${2:-$1} line ns ratio
+	if ! echo "$mode" 2>/tmp/bench.err >$RUN; then
+		ktap_fail "bench:$label" "$(cat /tmp/bench.err)" "$(dmesg | tail -n 3)"
+		return 1
+	fi
+	line=$(dmesg | grep "ftrace_direct_bench: $mode: " | tail -n 1)
+	ns=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) ns\/call.*/\1/p')
+	ratio=$(echo "$line" | sed -n 's/.* x\([0-9.]*\) untraced.*/\1/p')
+	if [ -z "$ns" ] || [ -z "$ratio" ]; then
+		ktap_fail "bench:$label" "no result line: $line"
+		return 1
+	fi
+	ktap_diag "bench: $label $ns $ratio"
+	ktap_ok "bench:$label"
+}
+
+if ! sample_built "$MOD"; then
+	if has_direct; then
+		ktap_fail bench:module "$MOD.ko was not built although the kernel has direct calls"
+	else
+		ktap_skip bench:module "$MOD.ko not built: $NO_DIRECT"
+	fi
+	exit 0
+fi
+if ! modprobe "$MOD" 2>/tmp/modprobe.err; then
+	ktap_fail bench:module "modprobe $MOD: $(cat /tmp/modprobe.err)"
+	exit 0
+fi
+ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+tracing_reset
+timed untraced || { rmmod "$MOD"; exit 0; }
+timed direct
+timed direct-ops
+timed ops
+# SAVE_REGS needs DYNAMIC_FTRACE_WITH_REGS, whose entry is ftrace_regs_caller
+if grep -q ' ftrace_regs_caller$' /proc/kallsyms; then
+	timed ops-regs
+else
+	ktap_skip bench:ops-regs "no DYNAMIC_FTRACE_WITH_REGS on this kernel"
+fi
+timed kprobe
+
+# The function tracer, writing each call to the ring buffer
+echo "$FUNC" >$TRACING/set_ftrace_filter
+echo function >$TRACING/current_tracer
+timed attached function-tracer
+echo nop >$TRACING/current_tracer
+n=$(grep -c "$FUNC" $TRACING/trace)
+[ "$n" -gt 0 ] || ktap_fail bench:function-tracer:seen "no $FUNC in the trace buffer"
+tracing_reset
+
+# An empty BPF fentry program, attached while the module times the calls
+/lab/bpftest 1 hold-empty ftrace_direct_bench "$FUNC" >/tmp/bench-bpf.out 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
+	sleep 0.2
+	i=$((i + 1))
+done
+if grep -q '^attached' /tmp/bench-bpf.out; then
+	timed attached bpf-fentry
+else
+	ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+fi
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+
+timed untraced untraced-again
+rmmod "$MOD" || ktap_fail bench:rmmod "rmmod $MOD failed"
+left=$(head -n 1 $TRACING/enabled_functions)
+[ -z "$left" ] || ktap_fail bench:left "left after rmmod: $left"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# bench-report.sh [ARCH...]: from build/results/bench-ARCH.tap and
+# bench-ARCH-mainline.tap (make bench), one table per arch, the issue's
+# targets checked, build/results/bench.json and build/results/bench.png.
+# Exit status 1 when a run gave no figures; a missed target is reported,
+# not an error: it is a finding.
+. "$(dirname "$0")/lib.sh"
+
+arches=${*:-$ALL_ARCHES}
+MODES="untraced direct direct-ops ops ops-regs kprobe function-tracer bpf-fentry untraced-again"
+json=$RESULTS/bench.json
+png=$RESULTS/bench.png
+dat=$RESULTS/bench.dat
+bad=0
+
+# figure TAP MODE FIELD: NS (2) or RATIO (3) of MODE, "-" when missing
+figure() {
+	local v
+	v=$(awk -v m="$2" -v f="$3" '$1 == "#" && $2 == "bench:" && $3 == m { v = $(f + 2) } END { print v }' "$1" 2>/dev/null)
+	echo "${v:--}"
+}
+clocksource() { figure "$1" clocksource 2; }
+q() { if [ "$1" = - ]; then echo null; else echo "$1"; fi; }
+
+echo "Under TCG absolute nanoseconds mean little: compare the ratios, each to"
+echo "its own kernel's untraced call, measured within one boot."
+{
+	echo "{"
+	echo '  "note": "TCG guests: ns/call are emulated time; compare the ratios to each kernel'"'"'s own untraced call",'
+	echo '  "arches": {'
+} >"$json"
+: >"$dat"
+first=1
+for a in $arches; do
+	ours=$RESULTS/bench-$a.tap
+	main=$RESULTS/bench-$a-mainline.tap
+	for t in "$ours" "$main"; do
+		if [ "$(figure "$t" untraced 3)" = - ]; then
+			warn "bench $a: no figures in $t"
+			bad=1
+		fi
+	done
+	echo
+	echo "$a (clocksource: ours $(clocksource "$ours"), mainline $(clocksource "$main"))"
+	printf '  %-16s %10s %8s %12s %8s %10s\n' mode "ours ns" "ours x" "mainline ns" "main x" "ours/main"
+	[ "$first" = 1 ] || echo "    ," >>"$json"
+	first=0
+	printf '    "%s": {\n' "$a" >>"$json"
+	sep=
+	for m in $MODES; do
+		on=$(figure "$ours" "$m" 2) ox=$(figure "$ours" "$m" 3)
+		mn=$(figure "$main" "$m" 2) mx=$(figure "$main" "$m" 3)
+		rel=-
+		[ "$ox" != - ] && [ "$mx" != - ] && rel=$(awk -v o="$ox" -v m="$mx" 'BEGIN { printf "%.2f", o / m }')
+		printf '  %-16s %10s %8s %12s %8s %10s\n' "$m" "$on" "$ox" "$mn" "$mx" "$rel"
+		printf '%s      "%s": { "ours_ns": %s, "ours_ratio": %s, "mainline_ns": %s, "mainline_ratio": %s }' \
+			"$sep" "$m" "$(q "$on")" "$(q "$ox")" "$(q "$mn")" "$(q "$mx")" >>"$json"
+		sep=$',\n'
+		[ "$m" = untraced ] || [ "$m" = untraced-again ] ||
+			echo "$a/$m $(q "$ox" | sed 's/null/NaN/') $(q "$mx" | sed 's/null/NaN/')" >>"$dat"
+	done
+	printf '\n    }\n' >>"$json"
+
+	# The issue's targets, each from the ratios of one boot per kernel
+	echo "  targets:"
+	for m in $MODES; do
+		ox=$(figure "$ours" "$m" 3) mx=$(figure "$main" "$m" 3)
+		[ "$ox" != - ] && [ "$mx" != - ] || continue
+		awk -v m="$m" -v o="$ox" -v x="$mx" 'BEGIN {
+			if (o <= x * 1.05) exit 0
+			printf "    missed: %s x%s is %.0f%% above mainline x%s (5%% allowed)\n", m, o, (o / x - 1) * 100, x
+			exit 1 }' || true
+	done
+	ox=$(figure "$ours" direct-ops 3) mx=$(figure "$main" direct-ops 3)
+	if [ "$ox" != - ] && [ "$mx" != - ]; then
+		awk -v o="$ox" -v x="$mx" 'BEGIN { printf "    %s: direct-ops x%s, at most half of mainline x%s\n",
+			(o <= x / 2) ? "met" : "missed", o, x }'
+	fi
+	od=$(figure "$ours" direct 3) oo=$(figure "$ours" ops 3)
+	if [ "$od" != - ] && [ "$oo" != - ]; then
+		awk -v d="$od" -v c="$oo" 'BEGIN { printf "    %s: direct x%s is %.1fx cheaper than ops x%s (want 3x)\n",
+			(c >= 3 * d) ? "met" : "missed", d, c / d, c }'
+	fi
+done
+printf '  }\n}\n' >>"$json"
+
+if command -v gnuplot >/dev/null; then
+	gnuplot <<EOF
+set terminal pngcairo size 1100,560 font "sans,10"
+set output "$png"
+set title "Cost of a traced call, as a multiple of the untraced call (TCG; one boot per kernel)"
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set ylabel "x untraced"
+set xtics rotate by -40 font "sans,9"
+set key top left
+set grid ytics
+plot "$dat" using 2:xtic(1) title "6.1 + this series", "" using 3 title "mainline 6.12"
+EOF
+	note "bench: $png"
+else
+	warn "no gnuplot: no chart"
+fi
+note "bench: $json"
+exit "$bad"

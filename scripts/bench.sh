@@ -1,0 +1,41 @@
+#!/bin/bash
+# bench.sh [ARCH...]: the cost of a traced call on our kernel and on
+# mainline 6.12 (Debian's linux-source-6.12, built from the same config
+# fragments plus configs/mainline.config), each timed in one boot by
+# samples/ftrace/ftrace-direct-bench.c (guest/t-bench.sh). Then
+# scripts/bench-report.sh: one table per arch, build/results/bench.json
+# and build/results/bench.png. Default: all three architectures.
+#
+# Both kernels boot with mitigations=off: 6.12 would otherwise patch
+# return thunks into every function on x86_64 and 6.1 not all of them,
+# which is a difference between the kernels, not between the tracers.
+. "$(dirname "$0")/lib.sh"
+
+arches=${*:-$ALL_ARCHES}
+start=$(date +%s)
+EXTRA_PACKAGES=gnuplot-nox "$LAB/scripts/deps.sh" $arches
+"$LAB/scripts/tree.sh"
+"$LAB/scripts/mainline-tree.sh"
+mkdir -p "$RESULTS"
+
+# one ARCH VARIANT NAME: build, initramfs and the bench boot of one kernel
+one() {
+	local a=$1 variant=$2 name=$3 src=$BUILD/linux
+	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
+	rm -f "$RESULTS/$name.tap"
+	if ! SRC=$src "$LAB/scripts/build.sh" "$a" "$variant" ||
+	   ! SRC=$src "$LAB/scripts/initramfs.sh" "$a" "$variant"; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n' "$name" >"$RESULTS/$name.tap"
+		return 0
+	fi
+	SUITES=bench KERNEL_ARGS="mitigations=off" RESULT_NAME=$name TIMEOUT=${TIMEOUT:-1200} \
+		"$LAB/scripts/boot.sh" "$a" "$variant" || true
+}
+
+for a in $arches; do
+	one "$a" "" "bench-$a"
+	one "$a" mainline "bench-$a-mainline"
+done
+step "bench: $(( $(date +%s) - start )) s"
+# shellcheck disable=SC2086 # one arch per word
+"$LAB/scripts/bench-report.sh" $arches
