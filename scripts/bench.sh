@@ -28,7 +28,11 @@ one() {
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n' "$name" >"$RESULTS/$name.tap"
 		return 0
 	fi
-	SUITES=bench KERNEL_ARGS="mitigations=off" RESULT_NAME=$name TIMEOUT=${TIMEOUT:-1200} \
+	# 6.12 on x86_64 under TCG failed its IO-APIC timer check ("IO-APIC +
+	# timer doesn't work!" panic): the check, not the timer, is what fails
+	args="mitigations=off"
+	[ "$a" = x86_64 ] && args="$args no_timer_check"
+	SUITES=bench KERNEL_ARGS="$args" RESULT_NAME=$name TIMEOUT=${TIMEOUT:-1200} \
 		"$LAB/scripts/boot.sh" "$a" "$variant" || true
 }
 
