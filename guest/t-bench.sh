@@ -10,7 +10,9 @@ MOD=ftrace-direct-bench
 RUN=/sys/module/ftrace_direct_bench/parameters/run
 FUNC=ftrace_bench_target
 
-# timed MODE [LABEL]: write MODE to the module, report its line as LABEL
+# timed MODE [LABEL]: write MODE to the module, report its line as LABEL.
+# The ratio is the module's: to an untraced twin of the function, timed in
+# the same repeats.
 timed() {
 	local mode=$1 label=${2:-$1} line ns ratio
 	if ! echo "$mode" 2>/tmp/bench.err >$RUN; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench.sh [ARCH...]: the cost of a traced call on our kernel and on
 # mainline 6.12 (Debian's linux-source-6.12, built from the same config
-# fragments plus configs/mainline.config), each timed in one boot by
+# fragments plus configs/mainline-riscv64.config on riscv64), each timed in one boot by
 # samples/ftrace/ftrace-direct-bench.c (guest/t-bench.sh). Then
 # scripts/bench-report.sh: one table per arch, build/results/bench.json
 # and build/results/bench.png. Default: all three architectures.

@@ -20,7 +20,14 @@ kmake() {
 }
 
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
-[ -n "$variant" ] && frags="$frags $LAB/configs/$variant.config"
+# a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
+if [ -n "$variant" ]; then
+	for f in "$variant" "$variant-$ARCH_NAME"; do
+		if [ -f "$LAB/configs/$f.config" ]; then
+			frags="$frags $LAB/configs/$f.config"
+		fi
+	done
+fi
 tag=$ARCH_NAME${variant:+-$variant}
 
 # The config is made in a scratch directory and copied over only when it
