@@ -86,7 +86,7 @@ printf '  }\n}\n' >>"$json"
 
 if command -v gnuplot >/dev/null; then
 	gnuplot <<EOF
-set terminal pngcairo size 1100,560 font "sans,10"
+set terminal pngcairo noenhanced size 1100,560 font "sans,10"
 set output "$png"
 set title "Cost of a traced call, as a multiple of the untraced call (TCG; one boot per kernel)"
 set style data histogram

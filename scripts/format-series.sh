@@ -28,7 +28,9 @@ if [ "$n" -gt 0 ]; then
 	export GIT_COMMITTER_EMAIL="$(git -C "$SRC" log -1 --format=%ae)"
 	export GIT_COMMITTER_DATE="$(git -C "$SRC" log -1 --format=%aD)"
 	git -C "$SRC" -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
-		--cover-letter --base="$BASE_TAG" -o "$dir" "$BASE_TAG..HEAD"
+		--cover-letter --base="$BASE_TAG" -o "$dir" "$BASE_TAG..$(git -C "$SRC" rev-parse HEAD)"
+	# The range ends in a commit id, not a branch, so that a branch
+	# description in build/linux's config cannot take the cover's place.
 	# The cover letter's subject and text: patches/cover-letter.txt
 	# (subject line, blank line, body); git adds shortlog, diffstat, base.
 	txt=$LAB/patches/cover-letter.txt
