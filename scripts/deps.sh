@@ -14,6 +14,7 @@ for a in $arches; do
 	pkgs="$pkgs $QEMU_PACKAGE $CROSS_PACKAGES"
 done
 
+mkdir -p "$BUILD" "$LOGS"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -23,7 +24,7 @@ if [ -n "$missing" ]; then
 	step "deps: installing$missing"
 	[ "$(id -u)" = 0 ] && SUDO= || SUDO=sudo
 	$SUDO apt-get update -q >"$BUILD/apt-update.log" 2>&1 ||
-		{ mkdir -p "$LOGS"; die "apt-get update failed"; }
+		{ tail -n 5 "$BUILD/apt-update.log"; die "apt-get update failed"; }
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
 		$missing >"$BUILD/apt-install.log" 2>&1 ||
 		{ tail -n 20 "$BUILD/apt-install.log"; die "apt-get install failed"; }
@@ -81,7 +82,6 @@ fetch_busybox() {
 	note "busybox: $(basename "$deb")"
 }
 
-mkdir -p "$BUILD" "$LOGS"
 for a in $arches; do
 	load_arch "$a"
 	fetch_busybox
