@@ -13,7 +13,9 @@
 # with EBUSY and leave the first working. After each step every attached
 # user sees its hits and no detached one does, and enabled_functions
 # shows the user count and the R, I and D flags the model below expects;
-# at the end nothing is left on the function.
+# at the end nothing is left on the function. Where sites hand their ops
+# to ftrace_caller (CALL_OPS, arm64), a direct caller and exactly one
+# other user are handed over as a pair, shown as "ops: ... + direct".
 . /lab/ktap.sh
 
 FUNC=wake_up_process
@@ -23,8 +25,8 @@ REGS=/sys/module/labtarget/parameters/regs_ops
 # them there (R), and kprobes are ftrace users (count and R). No user here
 # sets IPMODIFY: the I column stays empty.
 case "$LAB_ARCH" in
-x86_64|riscv64) WITH_REGS=1 ;;
-*) WITH_REGS= ;;
+x86_64|riscv64) WITH_REGS=1 CALL_OPS= ;;
+*) WITH_REGS= CALL_OPS=1 ;;
 esac
 
 ON=" "		# the users attached now, " D F " and so on
@@ -85,7 +87,7 @@ hit() { # USER: it saw a call since the buffers were cleared
 
 # expect_record: enabled_functions has the record the attached users make
 expect_record() {
-	local n=0 r= d= l u want
+	local n=0 r= d= l u want pair
 	for u in $ON; do
 		case $u in
 		K) [ -n "$WITH_REGS" ] || continue
@@ -106,6 +108,16 @@ expect_record() {
 	"$want "*) ;;
 	*) echo "record '$l', want '$want ...'"; return 1 ;;
 	esac
+	if [ -n "$CALL_OPS" ]; then
+		case "$l" in *"+ direct"*) pair=1 ;; *) pair= ;; esac
+		if [ "$n$d" = 21 ] && [ -z "$pair" ]; then
+			echo "no pair: '$l'"
+			return 1
+		elif [ "$n$d" != 21 ] && [ -n "$pair" ]; then
+			echo "a pair with$ON: '$l'"
+			return 1
+		fi
+	fi
 	# the flag columns: " R" or "  ", " I" or "  ", " D" or "  "
 	l=${l#"$want"}
 	want="$([ -n "$r" ] && echo " R" || echo "  ")  $([ -n "$d" ] && echo " D" || echo "  ")"
