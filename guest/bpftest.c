@@ -21,7 +21,8 @@
  *        bpftest HAS_DIRECT hold FUNC  fentry on FUNC, each run writing "labbpf"
  *                                      to the trace buffer, attached until killed
  *        bpftest HAS_DIRECT hold-empty MOD FUNC  an empty fentry program on
- *                                      FUNC of module MOD, attached until killed
+ *                                      FUNC of module MOD (vmlinux: built in),
+ *                                      attached until killed
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1275,18 +1276,20 @@ static int hold(const char *func)
  */
 static int hold_empty(const char *mod, const char *func)
 {
-	int id = module_btf_func_id(mod, func), fd, prog, link = -1;
+	int builtin = !strcmp(mod, "vmlinux"), id, fd = 0, prog, link = -1;
 	struct bpf_insn insns[] = {
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	union bpf_attr a;
 
+	id = builtin ? btf_func_id(func) : module_btf_func_id(mod, func);
 	if (id < 0) {
 		printf("error %d\n", -id);
 		return 1;
 	}
-	fd = module_btf_fd(mod);
+	if (!builtin)
+		fd = module_btf_fd(mod);
 	if (fd < 0) {
 		printf("error %d\n", errno);
 		return 1;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench: the cost of a traced call by what is attached to the function,
-# timed by samples/ftrace/ftrace-direct-bench.ko. One line per mode:
+# timed by samples/ftrace/ftrace-direct-bench.c, built in by make bench
+# (arm64 direct-far needs it) or else loaded as a module. One line per mode:
 #   # bench: MODE NS_PER_CALL RATIO_TO_UNTRACED
 # for scripts/bench.sh to collect. Only ratios within this one boot mean
 # anything under TCG. Run by make bench, not by make check.
@@ -30,22 +31,36 @@ timed() {
 	ktap_ok "bench:$label"
 }
 
-if ! sample_built "$MOD"; then
+# built in: the parameters are there from boot; BTF is vmlinux's
+builtin=
+btf=ftrace_direct_bench
+if [ -w "$RUN" ]; then
+	builtin=1
+	btf=vmlinux
+elif ! sample_built "$MOD"; then
 	if has_direct; then
-		ktap_fail bench:module "$MOD.ko was not built although the kernel has direct calls"
+		ktap_fail bench:module "$MOD was not built although the kernel has direct calls"
 	else
-		ktap_skip bench:module "$MOD.ko not built: $NO_DIRECT"
+		ktap_skip bench:module "$MOD not built: $NO_DIRECT"
 	fi
 	exit 0
-fi
-if ! modprobe "$MOD" 2>/tmp/modprobe.err; then
+elif ! modprobe "$MOD" 2>/tmp/modprobe.err; then
 	ktap_fail bench:module "modprobe $MOD: $(cat /tmp/modprobe.err)"
 	exit 0
 fi
+unload() { [ -n "$builtin" ] || rmmod "$MOD"; }
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 tracing_reset
-timed untraced || { rmmod "$MOD"; exit 0; }
+timed untraced || { unload; exit 0; }
 timed direct
+# arm64: a trampoline out of BL reach, called through ftrace_caller
+if [ "$(uname -m)" != aarch64 ]; then
+	ktap_skip bench:direct-far "every trampoline is in reach of a patch site on $(uname -m)"
+elif [ -n "$builtin" ]; then
+	timed direct-far
+else
+	ktap_fail bench:direct-far "$MOD is a module, which cannot map code out of reach (configs/bench.config builds it in)"
+fi
 timed direct-ops
 timed ops
 # SAVE_REGS needs DYNAMIC_FTRACE_WITH_REGS, whose entry is ftrace_regs_caller
@@ -71,7 +86,7 @@ fi
 tracing_reset
 
 # An empty BPF fentry program, attached while the module times the calls
-/lab/bpftest 1 hold-empty ftrace_direct_bench "$FUNC" >/tmp/bench-bpf.out 2>&1 &
+/lab/bpftest 1 hold-empty "$btf" "$FUNC" >/tmp/bench-bpf.out 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 100 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
@@ -87,6 +102,6 @@ kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 
 timed untraced untraced-again
-rmmod "$MOD" || ktap_fail bench:rmmod "rmmod $MOD failed"
+unload || ktap_fail bench:rmmod "rmmod $MOD failed"
 left=$(head -n 1 $TRACING/enabled_functions)
-[ -z "$left" ] || ktap_fail bench:left "left after rmmod: $left"
+[ -z "$left" ] || ktap_fail bench:left "left at the end: $left"

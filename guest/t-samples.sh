@@ -72,7 +72,8 @@ tracing_reset
 
 # ftrace-direct-bench (make bench times it): each mode it attaches runs,
 # its callbacks see every call (a miss fails the write with EIO), and
-# nothing is left attached after each run or after rmmod.
+# nothing is left attached after each run or after rmmod. As a module it
+# cannot map a far trampoline: direct-far is refused with EOPNOTSUPP.
 bench() {
 	local id=samples:ftrace-direct-bench m modes="untraced direct direct-ops ops kprobe" err= left
 	if ! sample_built ftrace-direct-bench; then
@@ -95,6 +96,11 @@ bench() {
 			err="$err $m: left $(head -n 1 $TRACING/enabled_functions);"
 		fi
 	done
+	if echo direct-far 2>/tmp/bench.err >/sys/module/ftrace_direct_bench/parameters/run; then
+		err="$err direct-far: accepted by the module;"
+	elif ! grep -q 'Operation not supported' /tmp/bench.err; then
+		err="$err direct-far: $(cat /tmp/bench.err), not EOPNOTSUPP;"
+	fi
 	rmmod ftrace-direct-bench || err="$err rmmod failed;"
 	left=$(head -n 1 $TRACING/enabled_functions)
 	[ -z "$left" ] || err="$err left after rmmod: $left"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # bench.sh [ARCH...]: the cost of a traced call on our kernel and on
 # mainline 6.12 (Debian's linux-source-6.12, built from the same config
-# fragments plus configs/mainline-riscv64.config on riscv64), each timed in one boot by
-# samples/ftrace/ftrace-direct-bench.c (guest/t-bench.sh). Then
+# fragments plus configs/mainline-riscv64.config on riscv64), each timed in
+# one boot by samples/ftrace/ftrace-direct-bench.c (guest/t-bench.sh),
+# built in on both (configs/bench.config and configs/mainline.config;
+# scripts/bench-graft.sh puts it into the mainline tree). Then
 # scripts/bench-report.sh: one table per arch, build/results/bench.json
 # and build/results/bench.png. Default: all three architectures.
 #
@@ -16,6 +18,7 @@ start=$(date +%s)
 EXTRA_PACKAGES=gnuplot-nox "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
 "$LAB/scripts/mainline-tree.sh"
+"$LAB/scripts/bench-graft.sh"
 mkdir -p "$RESULTS"
 
 # one ARCH VARIANT NAME: build, initramfs and the bench boot of one kernel
@@ -37,7 +40,7 @@ one() {
 }
 
 for a in $arches; do
-	one "$a" "" "bench-$a"
+	one "$a" bench "bench-$a"
 	one "$a" mainline "bench-$a-mainline"
 done
 step "bench: $(( $(date +%s) - start )) s"

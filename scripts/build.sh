@@ -44,10 +44,12 @@ run_logged "$LOGS/config-$tag.log" "config $tag" gen_config
 if ! cmp -s "$cfg/.config" "$OUT/.config"; then
 	cp "$cfg/.config" "$OUT/.config"
 fi
-# Name each requested option the architecture cannot have (yet).
+# Name each requested option the architecture cannot have (yet); a later
+# fragment overrides an earlier one, as in merge_config.sh.
 for f in $frags; do
 	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f"
-done | while IFS== read -r sym want; do
+done | awk -F= '{ v[$1] = $2 } END { for (s in v) print s "=" v[s] }' |
+while IFS== read -r sym want; do
 	got=$(sed -n "s/^$sym=//p" "$OUT/.config")
 	[ -n "$got" ] || got=n
 	[ "$got" = "$want" ] || note "config: $sym=$want not available here (got $got)"
@@ -65,16 +67,4 @@ cp -r "$LAB/guest/labtarget" "$OUT/labtarget"
 run_logged "$LOGS/labtarget-$tag.log" "labtarget $tag" \
 	kmake O="$OUT" M="$OUT/labtarget" INSTALL_MOD_PATH="$OUT/modroot" \
 	INSTALL_MOD_STRIP=1 modules modules_install
-# make bench times samples/ftrace/ftrace-direct-bench.c on mainline too,
-# whose tree does not have it: the same source as an external module.
-bench=$BUILD/linux/samples/ftrace/ftrace-direct-bench.c
-if [ ! -e "$SRC/samples/ftrace/ftrace-direct-bench.c" ] && [ -e "$bench" ]; then
-	rm -rf "$OUT/bench"
-	mkdir -p "$OUT/bench"
-	cp "$bench" "$OUT/bench/"
-	echo 'obj-m += ftrace-direct-bench.o' >"$OUT/bench/Kbuild"
-	run_logged "$LOGS/bench-module-$tag.log" "ftrace-direct-bench $tag" \
-		kmake O="$OUT" M="$OUT/bench" INSTALL_MOD_PATH="$OUT/modroot" \
-		INSTALL_MOD_STRIP=1 modules modules_install
-fi
 note "$tag: $(cd "$OUT" && ls -l "$KIMAGE" | awk '{print $5}') bytes $KIMAGE, $(find "$OUT/modroot" -name '*.ko' | wc -l) modules"
