@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench-report.sh [ARCH...]: from build/results/bench-ARCH.tap and
-# bench-ARCH-mainline.tap (make bench), one table per arch, the issue's
-# targets checked, build/results/bench.json and build/results/bench.png.
+# bench-ARCH-mainline.tap (make bench: medians of the boots), one table
+# per arch, the issue's targets checked, build/results/bench.json and
+# build/results/bench.png.
 # Exit status 1 when a run gave no figures; a missed target is reported,
 # not an error: it is a finding.
 . "$(dirname "$0")/lib.sh"
@@ -107,7 +108,7 @@ if command -v gnuplot >/dev/null; then
 	gnuplot <<EOF
 set terminal pngcairo noenhanced size 1100,560 font "sans,10"
 set output "$png"
-set title "Cost of a traced call, as a multiple of the untraced call (TCG; one boot per kernel)"
+set title "Cost of a traced call, as a multiple of the untraced call (TCG; medians of the boots of each kernel)"
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
