@@ -26,7 +26,8 @@ EXTRA_PACKAGES=gnuplot-nox "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/bench-graft.sh"
 mkdir -p "$RESULTS"
 
-# one ARCH VARIANT NAME: build, initramfs and the bench boot of one kernel
+# one ARCH VARIANT NAME: build, initramfs and the BOOTS bench boots of one
+# kernel, then their medians in NAME.tap
 one() {
 	local a=$1 variant=$2 name=$3 src=$BUILD/linux
 	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
