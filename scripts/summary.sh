@@ -15,7 +15,11 @@ for name in "$@"; do
 	fi
 	tap_counts "$tap"
 	p=$PASS s=$SKIP f=$FAIL k=$KNOWN r=$RETRIED
-	grep -E '^not ok ' "$tap" | grep -v '# TODO known failure' | sed 's/^/    FAIL /' || true
+	# A failure with the diagnostic lines that follow it (at most 40), so
+	# that a CI log, which keeps only this output, says why.
+	awk '/^(not )?ok / { show = ($0 ~ /^not ok / && $0 !~ /# TODO known failure/); n = 0
+			     if (show) print "    FAIL " $0; next }
+	     show && /^#/ && n++ < 40 { print "         " $0 }' "$tap"
 	grep -E '^not ok [0-9]+ .*# TODO known failure' "$tap" | sed 's/^/    KNOWN /' || true
 	grep -B1 '^# retried:' "$tap" | grep -E '^ok ' | sed 's/^/    RETRIED /' || true
 	printf '    %-8s %3d passed, %d failed, %d skipped%s%s\n' "$name:" "$p" "$f" "$s" \
