@@ -1,7 +1,7 @@
 #!/bin/bash
 # initramfs.sh ARCH [VARIANT]: the guest's root: Debian's busybox, the
 # built modules (depmod'ed), the work tree's ftrace selftests, the lab's
-# guest runner and bpftest.
+# guest runner and its C tools (bpftest, vdsospin).
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
@@ -19,7 +19,9 @@ cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$LAB"/guest/init "$stage/init"
 cp "$LAB"/guest/run "$LAB"/guest/ktap.sh "$LAB"/guest/t-*.sh "$stage/lab/"
-"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/bpftest" "$LAB/guest/bpftest.c"
+for t in bpftest vdsospin; do
+	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/$t" "$LAB/guest/$t.c"
+done
 cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"
 [ -d "$OUT/modroot/lib/modules" ] && cp -a "$OUT/modroot/lib/modules" "$stage/lib/"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
