@@ -80,12 +80,15 @@ else
 	host "not ok" guest:complete "the guest did not finish ($why); console tail:
 $(tail -n 25 "$console")"
 fi
-# Any kernel report on the console fails the run, named.
-reports=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|INFO: possible|rcu: INFO: |detected stall|INFO: task .* blocked|KASAN:|kmemleak:.*(unreferenced|suspected memory leak)|Call Trace:' "$console" | head -n 5 || true)
+# Any kernel report on the console fails the run, named; so does a guest
+# program killed by a fault (x86 says "segfault at", arm64 "unhandled
+# exception", riscv "unhandled signal"): the suites would only see an
+# exit status, if anything.
+reports=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|INFO: possible|rcu: INFO: |detected stall|INFO: task .* blocked|KASAN:|kmemleak:.*(unreferenced|suspected memory leak)|Call Trace:|\]: (segfault at|unhandled (exception|signal))|general protection fault' "$console" | head -n 5 || true)
 if [ -z "$reports" ]; then
 	host ok console:clean
 else
-	host "not ok" console:clean "kernel reports on the console:
+	host "not ok" console:clean "kernel reports or crashed programs on the console:
 $reports"
 fi
 # A failure listed in known-failures is marked, not hidden.
