@@ -85,21 +85,46 @@ else
 fi
 tracing_reset
 
+# hold_bpf MOD FUNC: an empty BPF fentry program on FUNC until release_bpf
+hold_bpf() {
+	local i=0
+	/lab/bpftest 1 hold-empty "$1" "$2" >/tmp/bench-bpf.out 2>&1 &
+	bpf_pid=$!
+	while [ $i -lt 100 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	grep -q '^attached' /tmp/bench-bpf.out
+}
+release_bpf() {
+	kill "$bpf_pid" 2>/dev/null
+	wait "$bpf_pid" 2>/dev/null
+}
+
 # An empty BPF fentry program, attached while the module times the calls
-/lab/bpftest 1 hold-empty "$btf" "$FUNC" >/tmp/bench-bpf.out 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 100 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
-	sleep 0.2
-	i=$((i + 1))
-done
-if grep -q '^attached' /tmp/bench-bpf.out; then
+if hold_bpf "$btf" "$FUNC"; then
 	timed attached bpf-fentry
 else
 	ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
 fi
-kill "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+release_bpf
+
+# function_graph on the function, then again while a BPF trampoline sits
+# on another function: the graph tracer's entry must not pay for
+# trampolines that are elsewhere.
+echo "$FUNC" >$TRACING/set_graph_function
+echo "$FUNC" >$TRACING/set_ftrace_filter
+echo function_graph >$TRACING/current_tracer
+timed attached function-graph
+if hold_bpf vmlinux bpf_fentry_test1; then
+	timed attached function-graph-bpf
+else
+	ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+fi
+release_bpf
+echo nop >$TRACING/current_tracer
+echo >$TRACING/set_graph_function
+tracing_reset
 
 timed untraced untraced-again
 unload || ktap_fail bench:rmmod "rmmod $MOD failed"

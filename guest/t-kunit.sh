@@ -1,8 +1,24 @@
 #!/bin/sh
-# kunit: the built-in KUnit suites below ran at boot and printed KTAP to
-# the kernel log; each of their cases is one result here, kunit:SUITE:CASE,
-# with the case's own lines (expectations, kunit_info) as diagnostics.
+# kunit: the KUnit suites below print KTAP to the kernel log, at boot when
+# built in, when loaded as a module (loaded here, with the module's
+# parameters from the kernel command line); each of their cases is one
+# result here, kunit:SUITE:CASE, with the case's own lines (expectations,
+# kunit_info) as diagnostics.
 . /lab/ktap.sh
+
+# load_suite MODULE: load the suite's module if it is one
+load_suite() {
+	local args
+	find /lib/modules -name "$1.ko" | grep -q . || return 0
+	args=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^$1\.//p" | tr '\n' ' ')
+	# shellcheck disable=SC2086 # one word per parameter
+	if ! modprobe "$1" $args 2>/tmp/kunit.err; then
+		ktap_fail "kunit:$1:load" "modprobe $1 $args: $(cat /tmp/kunit.err)"
+		return 0
+	fi
+	ktap_ok "kunit:$1:load"
+	rmmod "$1" || ktap_fail "kunit:$1:unload" "rmmod $1 failed"
+}
 
 diag_lines() { # TAB-SEPARATED-LINES
 	echo "$1" | tr '\t' '\n' | sed '/^$/d' | while read -r l; do
@@ -10,6 +26,7 @@ diag_lines() { # TAB-SEPARATED-LINES
 	done
 }
 
+load_suite ftrace_direct_kunit
 for suite in ftrace_direct; do
 	dmesg | sed 's/^\[[^]]*\] //' | awk -v suite="$suite" '
 	# Subtest header of the suite: its cases follow, one level deeper.
@@ -38,7 +55,7 @@ for suite in ftrace_direct; do
 
 	if [ ! -s /tmp/kunit.txt ]; then
 		ktap_fail "kunit:$suite:present" \
-			"KUnit suite $suite did not run at boot (CONFIG_FTRACE_DIRECT_KUNIT_TEST?)"
+			"KUnit suite $suite did not run (CONFIG_FTRACE_DIRECT_KUNIT_TEST?)"
 		continue
 	fi
 	tab=$(printf '\t')

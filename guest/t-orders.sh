@@ -87,7 +87,7 @@ hit() { # USER: it saw a call since the buffers were cleared
 
 # expect_record: enabled_functions has the record the attached users make
 expect_record() {
-	local n=0 r= d= l u want pair
+	local n=0 r= d= l u want pair tramp=
 	for u in $ON; do
 		case $u in
 		K) [ -n "$WITH_REGS" ] || continue
@@ -95,6 +95,11 @@ expect_record() {
 		R) n=$((n + 1)) r=1 ;;	# SAVE_REGS is kept even where there are no pt_regs
 		D|B) n=$((n + 1)) d=1; [ -n "$WITH_REGS" ] && r=1 ;;
 		*) n=$((n + 1)) ;;
+		esac
+		# how a pair names its direct caller: by the trampoline
+		case $u in
+		D) tramp="my_tramp [ftrace_direct]" ;;
+		B) tramp=bpf_trampoline_ ;;
 		esac
 	done
 	l=$(grep "^$FUNC " $TRACING/enabled_functions | head -n 1)
@@ -112,6 +117,10 @@ expect_record() {
 		case "$l" in *"+ direct"*) pair=1 ;; *) pair= ;; esac
 		if [ "$n$d" = 21 ] && [ -z "$pair" ]; then
 			echo "no pair: '$l'"
+			return 1
+		elif [ -n "$pair" ] && ! { echo "$l" | grep -qE '	ops: .+ \(.+\) \+ direct ' &&
+			echo "$l" | grep -qF "+ direct $tramp"; }; then
+			echo "pair line '$l', want 'ops: OPS (FUNC) + direct $tramp...'"
 			return 1
 		elif [ "$n$d" != 21 ] && [ -n "$pair" ]; then
 			echo "a pair with$ON: '$l'"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-$ALL_ARCHES}
-MODES="untraced direct direct-far direct-ops ops ops-regs kprobe function-tracer bpf-fentry untraced-again"
+MODES="untraced direct direct-far direct-ops ops ops-regs kprobe function-tracer bpf-fentry function-graph function-graph-bpf untraced-again"
 json=$RESULTS/bench.json
 png=$RESULTS/bench.png
 dat=$RESULTS/bench.dat
