@@ -110,8 +110,8 @@ fi
 release_bpf
 
 # function_graph on the function, then again while a BPF trampoline sits
-# on another function: the graph tracer's entry must not pay for
-# trampolines that are elsewhere.
+# on another function: what a direct caller elsewhere costs the graph
+# tracer's entry.
 echo "$FUNC" >$TRACING/set_graph_function
 echo "$FUNC" >$TRACING/set_ftrace_filter
 echo function_graph >$TRACING/current_tracer
