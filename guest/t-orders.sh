@@ -14,7 +14,7 @@
 # user sees its hits and no detached one does, and enabled_functions
 # shows the user count and the R, I and D flags the model below expects;
 # at the end nothing is left on the function. Where sites hand their ops
-# to ftrace_caller (CALL_OPS, arm64), a direct caller and exactly one
+# to ftrace_caller (CALL_OPS, arm64 at -O2), a direct caller and exactly one
 # other user are handed over as a pair, shown as "ops: ... + direct".
 . /lab/ktap.sh
 
@@ -25,9 +25,13 @@ REGS=/sys/module/labtarget/parameters/regs_ops
 # them there (R), and kprobes are ftrace users (count and R). No user here
 # sets IPMODIFY: the I column stays empty.
 case "$LAB_ARCH" in
-x86_64|riscv64) WITH_REGS=1 CALL_OPS= ;;
-*) WITH_REGS= CALL_OPS=1 ;;
+x86_64|riscv64) WITH_REGS=1 ;;
+*) WITH_REGS= ;;
 esac
+# Pairs exist where the kernel has their func (CALL_OPS with direct calls),
+# which an arm64 kernel built with GCC -Os or with clang's CFI does not.
+CALL_OPS=
+grep -q ' ftrace_call_pair_func$' /proc/kallsyms && CALL_OPS=1
 
 ON=" "		# the users attached now, " D F " and so on
 REFUSED=	# the direct caller refused as the second one, until its "off"

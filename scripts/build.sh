@@ -1,7 +1,8 @@
 #!/bin/bash
 # build.sh ARCH [VARIANT]: build build/linux out of tree into
 # build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
-# configs/common.config, configs/ARCH.config and configs/VARIANT.config.
+# configs/common.config, configs/ARCH.config and configs/VARIANT.config;
+# configs/VARIANT.env, if there, names the variant's toolchain.
 # SRC=DIR builds another tree (make bench: mainline).
 . "$(dirname "$0")/lib.sh"
 
@@ -14,9 +15,20 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 mkdir -p "$OUT" "$LOGS"
 ccache -M 8G >/dev/null 2>&1 || true
 
+# A variant may build with LLVM: configs/VARIANT.env sets LLVM to the
+# suffix of Debian's versioned tools (LLVM=-16: clang-16, ld.lld-16, ...).
+LLVM=
+if [ -n "$variant" ] && [ -f "$LAB/configs/$variant.env" ]; then
+	. "$LAB/configs/$variant.env"
+fi
 kmake() {
-	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+	if [ -n "$LLVM" ]; then
+		make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" LLVM="$LLVM" \
+			CC="ccache clang$LLVM" HOSTCC="ccache gcc" "$@"
+	else
+		make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+			CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+	fi
 }
 
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
@@ -49,7 +61,7 @@ fi
 for f in $frags; do
 	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f"
 done | awk -F= '{ v[$1] = $2 } END { for (s in v) print s "=" v[s] }' |
-while IFS== read -r sym want; do
+while IFS='=' read -r sym want; do
 	got=$(sed -n "s/^$sym=//p" "$OUT/.config")
 	[ -n "$got" ] || got=n
 	[ "$got" = "$want" ] || note "config: $sym=$want not available here (got $got)"

@@ -1,0 +1,64 @@
+#!/bin/bash
+# check-variants.sh [ARCH:VARIANT...]: kernels the way other builders
+# configure them, each built with configs/VARIANT.config (and
+# VARIANT-ARCH.config) into build/out/ARCH-VARIANT, booted, and the guest
+# suites run (all of make check's; SUITES=a,b picks others); results in
+# build/results/ARCH-VARIANT.tap. Default:
+# arm64:os, arm64 at -Os, which has no CALL_OPS (its direct callers go
+# through ftrace_caller's list path). Not part of make check: a further
+# kernel build does not fit the cold budget; run it before a stop that
+# touches arm64's ftrace.
+#
+# As in check-debug, all kernels are built before the first guest boots.
+. "$(dirname "$0")/lib.sh"
+
+pairs=${*:-arm64:os}
+start=$(date +%s)
+arches=
+for p in $pairs; do
+	case " $arches " in *" ${p%%:*} "*) ;; *) arches="$arches ${p%%:*}" ;; esac
+done
+# a variant's toolchain (configs/VARIANT.env: PACKAGES) comes from Debian too
+extra=
+for p in $pairs; do
+	f=$LAB/configs/${p#*:}.env
+	[ -f "$f" ] && extra="$extra $(. "$f"; echo "${PACKAGES:-}")"
+done
+# shellcheck disable=SC2086 # one architecture per word
+EXTRA_PACKAGES="${EXTRA_PACKAGES:-}$extra" "$LAB/scripts/deps.sh" $arches
+"$LAB/scripts/tree.sh"
+mkdir -p "$RESULTS"
+names=
+booted=
+for p in $pairs; do
+	a=${p%%:*} v=${p#*:}
+	names="$names $a-$v"
+	rm -f "$RESULTS/$a-$v.tap"
+	if ! "$LAB/scripts/build.sh" "$a" "$v" || ! "$LAB/scripts/initramfs.sh" "$a" "$v"; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:build\n# see build/logs/\n' "$a" "$v" \
+			>"$RESULTS/$a-$v.tap"
+		continue
+	fi
+	# The variant's own fragments must hold in its .config: a variant
+	# that silently lost what it is for would test nothing new.
+	bad=
+	for f in "$LAB/configs/$v.config" "$LAB/configs/$v-$a.config"; do
+		[ -f "$f" ] || continue
+		bad="$bad$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f" |
+		while IFS='=' read -r sym want; do
+			got=$(sed -n "s/^$sym=//p" "$BUILD/out/$a-$v/.config")
+			[ "${got:-n}" = "$want" ] || printf ' %s=%s (want %s)' "$sym" "${got:-n}" "$want"
+		done)"
+	done
+	if [ -n "$bad" ]; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:config\n# %s\n' "$a" "$v" "$bad" \
+			>"$RESULTS/$a-$v.tap"
+		continue
+	fi
+	booted="$booted $p"
+done
+for p in $booted; do
+	"$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
+done
+# shellcheck disable=SC2086 # one name per word
+"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
