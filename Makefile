@@ -4,7 +4,7 @@
 ARCH ?= x86_64
 ARCHS ?= x86_64 arm64 riscv64
 DEBUG_ARCHS ?= x86_64 arm64
-VARIANTS ?= arm64:os
+VARIANTS ?= arm64:os arm64:cfi
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
@@ -18,7 +18,7 @@ help:
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
-	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64:os: -Os, no CALL_OPS)"
+	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make bench [ARCHS='...']       cost of a traced call, ours against mainline 6.12: tables and a chart"
 
 deps:

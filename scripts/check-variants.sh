@@ -3,16 +3,17 @@
 # configure them, each built with configs/VARIANT.config (and
 # VARIANT-ARCH.config) into build/out/ARCH-VARIANT, booted, and the guest
 # suites run (all of make check's; SUITES=a,b picks others); results in
-# build/results/ARCH-VARIANT.tap. Default:
-# arm64:os, arm64 at -Os, which has no CALL_OPS (its direct callers go
-# through ftrace_caller's list path). Not part of make check: a further
-# kernel build does not fit the cold budget; run it before a stop that
-# touches arm64's ftrace.
+# build/results/ARCH-VARIANT.tap. Default: arm64:os, arm64 at -Os, and
+# arm64:cfi, clang with kCFI, SCS, BTI and PAC (configs/cfi.env names the
+# toolchain): neither has CALL_OPS, so their direct callers go through
+# ftrace_caller's list path. Not part of make check: two more kernel
+# builds do not fit the cold budget; run it before a stop that touches
+# arm64's ftrace.
 #
 # As in check-debug, all kernels are built before the first guest boots.
 . "$(dirname "$0")/lib.sh"
 
-pairs=${*:-arm64:os}
+pairs=${*:-arm64:os arm64:cfi}
 start=$(date +%s)
 arches=
 for p in $pairs; do

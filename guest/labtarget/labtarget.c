@@ -26,16 +26,25 @@
 int labtarget_add(int a, int b);
 int labtarget_check(int x);
 
+/*
+ * Each function is opaque to the compiler's interprocedural passes: its
+ * arguments must be passed and its result used as returned, or a BPF
+ * program on it would see and change nothing. clang (LLVM's IPSCCP)
+ * otherwise folds labtarget_check()'s constant 0 into the caller and
+ * leaves the unused x in w0 unset.
+ */
 noinline int labtarget_add(int a, int b)
 {
-	asm volatile ("");
+	asm volatile ("" : "+r" (a) : "r" (b));
 	return a + b;
 }
 
 noinline int labtarget_check(int x)
 {
-	asm volatile ("");
-	return 0;
+	int ret = 0;
+
+	asm volatile ("" : "+r" (ret) : "r" (x));
+	return ret;
 }
 ALLOW_ERROR_INJECTION(labtarget_check, ERRNO);
 
