@@ -56,15 +56,10 @@ run_logged "$LOGS/config-$tag.log" "config $tag" gen_config
 if ! cmp -s "$cfg/.config" "$OUT/.config"; then
 	cp "$cfg/.config" "$OUT/.config"
 fi
-# Name each requested option the architecture cannot have (yet); a later
-# fragment overrides an earlier one, as in merge_config.sh.
-for f in $frags; do
-	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f"
-done | awk -F= '{ v[$1] = $2 } END { for (s in v) print s "=" v[s] }' |
-while IFS='=' read -r sym want; do
-	got=$(sed -n "s/^$sym=//p" "$OUT/.config")
-	[ -n "$got" ] || got=n
-	[ "$got" = "$want" ] || note "config: $sym=$want not available here (got $got)"
+# Name each requested option the architecture cannot have (yet).
+# shellcheck disable=SC2086 # one fragment per word
+config_mismatches "$OUT/.config" $frags | while read -r m; do
+	note "config: $m not available here"
 done
 
 step "build $tag: kernel and modules"

@@ -42,15 +42,12 @@ for p in $pairs; do
 	fi
 	# The variant's own fragments must hold in its .config: a variant
 	# that silently lost what it is for would test nothing new.
-	bad=
+	frags=
 	for f in "$LAB/configs/$v.config" "$LAB/configs/$v-$a.config"; do
-		[ -f "$f" ] || continue
-		bad="$bad$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f" |
-		while IFS='=' read -r sym want; do
-			got=$(sed -n "s/^$sym=//p" "$BUILD/out/$a-$v/.config")
-			[ "${got:-n}" = "$want" ] || printf ' %s=%s (want %s)' "$sym" "${got:-n}" "$want"
-		done)"
+		[ -f "$f" ] && frags="$frags $f"
 	done
+	# shellcheck disable=SC2086 # one fragment per word
+	bad=$(config_mismatches "$BUILD/out/$a-$v/.config" $frags | tr '\n' ' ')
 	if [ -n "$bad" ]; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:config\n# %s\n' "$a" "$v" "$bad" \
 			>"$RESULTS/$a-$v.tap"

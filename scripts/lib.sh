@@ -71,3 +71,18 @@ tap_counts() {
 	FAIL=$(( $(grep -cE '^not ok ' "$1" || true) - KNOWN ))
 	RETRIED=$(grep -c '^# retried:' "$1" || true)
 }
+
+# config_mismatches CONFIG FRAGMENT...: one line "SYM=WANT (got GOT)" for
+# each option the fragments ask for that CONFIG does not have; a later
+# fragment overrides an earlier one, as in merge_config.sh.
+config_mismatches() {
+	local config=$1 f sym want got
+	shift
+	for f in "$@"; do
+		sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/p' "$f"
+	done | awk -F= '{ v[$1] = $2 } END { for (s in v) print s "=" v[s] }' |
+	while IFS='=' read -r sym want; do
+		got=$(sed -n "s/^$sym=//p" "$config")
+		[ "${got:-n}" = "$want" ] || echo "$sym=$want (got ${got:-n})"
+	done
+}
