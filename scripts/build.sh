@@ -21,14 +21,11 @@ LLVM=
 if [ -n "$variant" ] && [ -f "$LAB/configs/$variant.env" ]; then
 	. "$LAB/configs/$variant.env"
 fi
+cc=${CROSS_COMPILE}gcc
+[ -z "$LLVM" ] || cc=clang$LLVM
 kmake() {
-	if [ -n "$LLVM" ]; then
-		make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" LLVM="$LLVM" \
-			CC="ccache clang$LLVM" HOSTCC="ccache gcc" "$@"
-	else
-		make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-			CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
-	fi
+	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
+		CC="ccache $cc" HOSTCC="ccache gcc" "$@"
 }
 
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
