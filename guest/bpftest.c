@@ -23,6 +23,8 @@
  *        bpftest HAS_DIRECT hold-empty MOD FUNC  an empty fentry program on
  *                                      FUNC of module MOD (vmlinux: built in),
  *                                      attached until killed
+ * environment: LAB_REACH_MIB (how far a site's call reaches, MiB) and
+ * LAB_BPF_PATH (near or far) for bpf:trampoline-path
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -419,6 +421,130 @@ static int attach_or_fail(const char *id, int prog)
 	return link;
 }
 
+/*
+ * enabled_functions shows FUNC with the direct flag, and its direct
+ * trampoline on the line after: "FUNC (N) [R] [I] D ...\n\tdirect-->T+0x0/0x..."
+ * The name of T goes to @tramp (@size bytes); 0 if FUNC has no direct call.
+ */
+static int direct_target(const char *func, char *tramp, size_t size)
+{
+	static char buf[1 << 20];
+	char key[128], *rec, *eol, *t;
+	size_t len = 1, klen;
+	ssize_t n;
+	int fd = open("/sys/kernel/tracing/enabled_functions", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	buf[0] = '\n';	/* every record then starts after a newline */
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	/* "\nFUNC (" in the kernel, "\nFUNC [MODULE] (" in a module */
+	klen = snprintf(key, sizeof(key), "\n%s ", func);
+	for (rec = strstr(buf, key); rec; rec = strstr(rec + 1, key))
+		if (rec[klen] == '(' || rec[klen] == '[')
+			break;
+	if (!rec)
+		return 0;
+	eol = strchr(rec + 1, '\n');
+	if (!eol || !memmem(rec, eol - rec, " D", 2) ||
+	    strncmp(eol, "\n\tdirect-->", 11))
+		return 0;
+	t = eol + 11;
+	snprintf(tramp, size, "%.*s", (int)strcspn(t, "+\n"), t);
+	return 1;
+}
+
+static int direct_on(const char *func)
+{
+	char tramp[128];
+
+	return direct_target(func, tramp, sizeof(tramp));
+}
+
+/* The address of symbol @name in /proc/kallsyms, 0 if it is not there. */
+static unsigned long long ksym_addr(const char *name)
+{
+	char line[256], sym[128], type;
+	unsigned long long addr, found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Which way the site of an attached function reaches its BPF trampoline.
+ * A site's call reaches LAB_REACH_MIB either way (arches/ARCH.env; 0 where
+ * it only ever calls ftrace_caller); a trampoline further away is called
+ * through ftrace_caller and the site's ops (the far path). Each attach is
+ * reported and checked against the path the lab's kernel for this arch
+ * must take (LAB_BPF_PATH, near or far: with KASLR, arm64's vmalloc'd
+ * trampolines are always far).
+ */
+static int paths_seen, paths_wrong;
+static char paths_diag[512];
+
+static void record_path(const char *id, const char *func)
+{
+	const char *want = getenv("LAB_BPF_PATH");
+	const char *reach_env = getenv("LAB_REACH_MIB");
+	unsigned long long f, t, dist, reach;
+	char tramp[128];
+	const char *path;
+	size_t used;
+
+	if (!has_direct || !want || !reach_env)
+		return;
+	reach = strtoull(reach_env, NULL, 0) << 20;
+	if (!direct_target(func, tramp, sizeof(tramp))) {
+		printf("# %s: enabled_functions shows no direct call on %s\n", id, func);
+		paths_wrong++;
+		return;
+	}
+	f = ksym_addr(func);
+	t = ksym_addr(tramp);
+	if (!f || !t) {
+		printf("# %s: %s or %s not in /proc/kallsyms\n", id, func, tramp);
+		paths_wrong++;
+		return;
+	}
+	dist = t > f ? t - f : f - t;
+	path = dist < reach ? "near" : "far";
+	printf("# %s: %s at %#llx, %s at %#llx: %llu MiB apart, %s path\n",
+	       id, func, f, tramp, t, dist >> 20, path);
+	paths_seen++;
+	if (strcmp(path, want)) {
+		paths_wrong++;
+		used = strlen(paths_diag);
+		snprintf(paths_diag + used, sizeof(paths_diag) - used, "%s%s took the %s path",
+			 used ? ", " : "", id, path);
+	}
+}
+
+static void test_paths(const char *id)
+{
+	const char *want = getenv("LAB_BPF_PATH");
+
+	if (!has_direct)
+		result("skip", id, "no direct calls on this kernel");
+	else if (!want || !getenv("LAB_REACH_MIB"))
+		result("skip", id, "the lab gave no lab.bpf_path or lab.reach_mib for this arch");
+	else if (paths_wrong || !paths_seen)
+		result("fail", id, "want every site %s of its trampoline: %s", want,
+		       paths_seen ? paths_diag : "no attach was seen");
+	else
+		result("ok", id, NULL);
+}
+
 /* fentry and fexit on bpf_fentry_test1(1), which returns 2 */
 static void test_entry_exit(const char *id, int type, int word, uint64_t want, int key)
 {
@@ -430,6 +556,7 @@ static void test_entry_exit(const char *id, int type, int word, uint64_t want, i
 	link = attach_or_fail(id, prog);
 	if (link < 0)
 		return;
+	record_path(id, "bpf_fentry_test1");
 	if (test_run(prog, &rv) || test_run(prog, &rv)) {
 		step_failed(id, "BPF_PROG_TEST_RUN");
 	} else {
@@ -474,35 +601,6 @@ static void test_fmod_ret(const char *id, int key)
 	}
 	close(link);
 	close(prog);
-}
-
-/*
- * enabled_functions shows FUNC with the direct flag, and its direct
- * trampoline on the line after: "FUNC (N) [R] [I] D ...\n\tdirect-->T"
- */
-static int direct_on(const char *func)
-{
-	static char buf[1 << 20];
-	char key[128], *rec, *eol;
-	size_t len = 0;
-	ssize_t n;
-	int fd = open("/sys/kernel/tracing/enabled_functions", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	snprintf(key, sizeof(key), "\n%s (", func);
-	rec = strncmp(buf, key + 1, strlen(key + 1)) ? strstr(buf, key) : buf;
-	if (!rec)
-		return 0;
-	rec += *rec == '\n';
-	eol = strchr(rec, '\n');
-	if (!eol || !memmem(rec, eol - rec, " D", 2))
-		return 0;
-	return !strncmp(eol, "\n\tdirect-->", 11);
 }
 
 /*
@@ -684,6 +782,7 @@ static void test_module(const char *id, const char *func, int type, int word,
 	link = attach_or_fail(id, prog);
 	if (link < 0)
 		return;
+	record_path(id, func);
 	if (labtarget_call(3, &sum, &rejected)) {
 		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
 	} else {
@@ -1359,5 +1458,6 @@ int main(int argc, char **argv)
 	test_bad_btf_id("bpf:bad-btf-id");
 	test_notrace("bpf:notrace", "ftrace_set_filter_ip", NOTRACE_ERRNO);
 	test_storm("bpf:storm", 100);
+	test_paths("bpf:trampoline-path");
 	return failed;
 }

@@ -23,11 +23,13 @@ INST=$TRACING/instances/lab_orders
 REGS=/sys/module/labtarget/parameters/regs_ops
 # Architectures whose ftrace has pt_regs: direct and kprobe users ask for
 # them there (R), and kprobes are ftrace users (count and R). No user here
-# sets IPMODIFY: the I column stays empty.
-case "$LAB_ARCH" in
-x86_64|riscv64) WITH_REGS=1 ;;
-*) WITH_REGS= ;;
-esac
+# sets IPMODIFY: the I column stays empty. Such a kernel puts a kprobe on
+# a function's ftrace site, which kprobes/list marks [FTRACE].
+WITH_REGS=
+if echo "p:lab_orders_regs $FUNC" >>$TRACING/kprobe_events; then
+	grep -q " $FUNC+0x.*\[FTRACE\]" /sys/kernel/debug/kprobes/list && WITH_REGS=1
+	echo "-:lab_orders_regs" >>$TRACING/kprobe_events
+fi
 # Pairs exist where the kernel has their func (CALL_OPS with direct calls),
 # which an arm64 kernel built with GCC -Os or with clang's CFI does not.
 CALL_OPS=

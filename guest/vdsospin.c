@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <stdint.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,13 @@
 
 typedef int (*gettime_fn)(clockid_t, struct timespec *);
 
+/* A SysV hash table's word: 64 bits on s390x (as in glibc's Elf_Symndx) */
+#ifdef __s390x__
+typedef uint64_t hash_word;
+#else
+typedef Elf32_Word hash_word;
+#endif
+
 /* The vDSO's symbol NAME, through its dynamic table and SysV hash */
 static void *vdso_sym(const char *name)
 {
@@ -33,7 +41,7 @@ static void *vdso_sym(const char *name)
 	const Elf64_Phdr *ph;
 	const Elf64_Dyn *dyn = NULL;
 	const Elf64_Sym *sym = NULL;
-	const Elf32_Word *hash = NULL;
+	const hash_word *hash = NULL;
 	const char *str = NULL;
 	Elf64_Addr load = 0;
 	int i, have_load = 0;
@@ -59,7 +67,7 @@ static void *vdso_sym(const char *name)
 		else if (dyn->d_tag == DT_STRTAB)
 			str = p;
 		else if (dyn->d_tag == DT_HASH)
-			hash = (const Elf32_Word *)p;
+			hash = (const hash_word *)p;
 	}
 	if (!sym || !str || !hash)
 		return NULL;

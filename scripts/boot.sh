@@ -25,6 +25,8 @@ rm -f "$raw" "$console" "$tap"
 # func_profiler.tc held a CPU beyond the default 21 s RCU stall limit on
 # x86_64 and riscv64. A real stall still reports, at 90 s.
 append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME rcupdate.rcu_cpu_stall_timeout=90"
+append="$append${CALL_REACH_MIB:+ lab.reach_mib=$CALL_REACH_MIB}"
+append="$append${BPF_TRAMP_PATH:+ lab.bpf_path=$BPF_TRAMP_PATH}"
 append="$append${KERNEL_ARGS:+ $KERNEL_ARGS}"
 [ -n "${SUITES:-}" ] && append="$append lab.suites=$SUITES"
 [ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"

@@ -23,9 +23,15 @@ if [ -n "$variant" ] && [ -f "$LAB/configs/$variant.env" ]; then
 fi
 cc=${CROSS_COMPILE}gcc
 [ -z "$LLVM" ] || cc=clang$LLVM
+# The kernels carry debug info for BTF, which takes DWARF's types, not
+# where each variable lives: GCC's variable tracking, a fifth of the
+# compile time of kernel/trace/ftrace.c and more of net/core/dev.c, is
+# turned off. -g never changes the code (ftrace.o's .text was compared
+# equal). KCFLAGS in the environment, even empty, replaces this.
+[ -n "$LLVM" ] || : "${KCFLAGS=-fno-var-tracking -fno-var-tracking-assignments}"
 kmake() {
 	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
-		CC="ccache $cc" HOSTCC="ccache gcc" "$@"
+		CC="ccache $cc" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} "$@"
 }
 
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
