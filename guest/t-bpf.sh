@@ -14,6 +14,10 @@
 # fentry and fexit trace and the tail-call test must be native code.
 echo 1 >/proc/sys/net/core/bpf_jit_enable ||
 	ktap_diag "cannot turn the BPF JIT on"
+# BPF trampolines in /proc/kallsyms, for bpf:trampoline-path: the default
+# only where BPF_JIT_DEFAULT_ON (not riscv64 on 6.1)
+echo 1 >/proc/sys/net/core/bpf_jit_kallsyms ||
+	ktap_diag "cannot list BPF code in /proc/kallsyms"
 modprobe labtarget 2>/tmp/modprobe.err ||
 	ktap_diag "modprobe labtarget: $(cat /tmp/modprobe.err)"
 bpftest

@@ -24,10 +24,10 @@ fi
 cc=${CROSS_COMPILE}gcc
 [ -z "$LLVM" ] || cc=clang$LLVM
 # The kernels carry debug info for BTF, which takes DWARF's types, not
-# where each variable lives: GCC's variable tracking, a fifth of the
-# compile time of kernel/trace/ftrace.c and more of net/core/dev.c, is
-# turned off. -g never changes the code (ftrace.o's .text was compared
-# equal). KCFLAGS in the environment, even empty, replaces this.
+# where each variable lives: GCC's variable tracking is turned off (12
+# large files of the arm64 kernel compiled one after the other in 35.1 s
+# instead of 39.3 s). -g never changes the code (ftrace.o's .text was
+# compared equal). KCFLAGS in the environment, even empty, replaces this.
 [ -n "$LLVM" ] || : "${KCFLAGS=-fno-var-tracking -fno-var-tracking-assignments}"
 kmake() {
 	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
