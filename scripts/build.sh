@@ -12,6 +12,10 @@ variant=${2:-}
 [ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
 [ -e "$SRC/Makefile" ] || die "no kernel tree at $SRC: run 'make tree'"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Paths under the clone are hashed relative to it, and the working
+# directory not at all, so that a fresh clone elsewhere (CI) hits the
+# objects another clone compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LAB} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 mkdir -p "$OUT" "$LOGS"
 ccache -M 8G >/dev/null 2>&1 || true
 
