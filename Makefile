@@ -12,10 +12,12 @@ EXTRA_ARCHS ?= s390x
 BENCH_ARCHS ?= x86_64 arm64 riscv64
 DEBUG_ARCHS ?= x86_64 arm64
 VARIANTS ?= arm64:os arm64:cfi
+DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-extra check-bisect check-debug check-variants bench demo clean
+	series-check check-extra check-bisect check-debug check-variants check-distro \
+	bench demo clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -27,6 +29,7 @@ help:
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
+	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
 
 deps:
@@ -67,6 +70,9 @@ check-debug:
 
 check-variants:
 	@$(S)/check-variants.sh $(VARIANTS)
+
+check-distro:
+	@$(S)/check-variants.sh $(addsuffix :distro,$(DISTRO_ARCHS))
 
 bench:
 	@$(S)/bench.sh $(BENCH_ARCHS)

@@ -2,7 +2,8 @@
 # build.sh ARCH [VARIANT]: build build/linux out of tree into
 # build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
 # configs/common.config, configs/ARCH.config and configs/VARIANT.config;
-# configs/VARIANT.env, if there, names the variant's toolchain.
+# configs/VARIANT.env, if there, names the variant's toolchain or the
+# config it starts from (BASE_CONFIG).
 # SRC=DIR builds another tree (make bench: mainline).
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,12 @@ kmake() {
 		CC="ccache $cc" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} "$@"
 }
 
+# A variant with a BASE_CONFIG of its own (configs/VARIANT.env names the
+# script that writes it) starts from that instead of tinyconfig and the
+# lab's fragments: only the variant's fragments go on top.
+BASE_CONFIG=${BASE_CONFIG:-}
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
+[ -z "$BASE_CONFIG" ] || frags=
 # a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
 if [ -n "$variant" ]; then
 	for f in "$variant" "$variant-$ARCH_NAME"; do
@@ -55,7 +61,11 @@ step "build $tag: config"
 cfg=$BUILD/out/.config-$tag
 mkdir -p "$cfg"
 gen_config() {
-	kmake O="$cfg" tinyconfig &&
+	if [ -n "$BASE_CONFIG" ]; then
+		"$LAB/$BASE_CONFIG" "$ARCH_NAME" "$cfg/.config"
+	else
+		kmake O="$cfg" tinyconfig
+	fi &&
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags &&
 	kmake O="$cfg" olddefconfig
 }

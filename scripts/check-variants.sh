@@ -56,7 +56,11 @@ for p in $pairs; do
 	booted="$booted $p"
 done
 for p in $booted; do
-	"$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
+	# a variant may need longer than make check's guests (GUEST_TIMEOUT)
+	t=
+	f=$LAB/configs/${p#*:}.env
+	[ -f "$f" ] && t=$(. "$f"; echo "${GUEST_TIMEOUT:-}")
+	TIMEOUT=${TIMEOUT:-$t} "$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
 done
 # shellcheck disable=SC2086 # one name per word
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names

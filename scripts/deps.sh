@@ -33,41 +33,6 @@ if [ -n "$missing" ]; then
 		{ tail -n 20 "$BUILD/apt-install.log"; die "apt-get install failed"; }
 fi
 
-# The mirror is the one this machine's apt already uses for bookworm, so
-# nothing in the repository names an archive host.
-mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ { print u; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk '$1 == "deb" && / bookworm / { for (i = 2; i <= NF; i++)
-			if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f"
-	done
-}
-
-# Index and download busybox-static for $DEB_ARCH from suite $1 in a
-# private apt state (the host's apt is untouched).
-fetch_from() {
-	local suite=$1 uri=$2 apt=$BUILD/apt
-	local list=$apt/$DEB_ARCH-$suite.list log=$apt/$DEB_ARCH-$suite.log
-	mkdir -p "$apt/lists/$DEB_ARCH-$suite/partial" "$apt/cache/archives/partial" \
-		"$apt/debs/$suite"
-	echo "deb [arch=$DEB_ARCH signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
-		>"$list"
-	set -- -q -o Dir::Etc::SourceList="$list" \
-		-o Dir::Etc::SourceParts=/nonexistent \
-		-o Dir::State::Lists="$apt/lists/$DEB_ARCH-$suite" -o Dir::Cache="$apt/cache" \
-		-o APT::Architectures::="$DEB_ARCH" -o APT::Sandbox::User=root
-	apt-get "$@" update >"$log" 2>&1 &&
-		(cd "$apt/debs/$suite" && apt-get "$@" download "busybox-static:$DEB_ARCH") \
-			>>"$log" 2>&1 && return 0
-	sed -n 's/^E: //p' "$log" | head -n 2 | sed 's/^/    /'
-	return 1
-}
-
 # busybox for one guest: amd64 from the installed package, foreign
 # architectures from the first of $DEB_SUITES whose index is whole (a
 # mirror caught mid-sync serves a Release that does not match its
@@ -80,14 +45,12 @@ fetch_busybox() {
 		cp /bin/busybox "$dest/bin/busybox"
 		return 0
 	fi
-	uri=$(mirror | head -n 1)
+	# trixie and sid come from the archive bookworm comes from
+	uri=$(apt_uri bookworm)
 	[ -n "$uri" ] || die "no bookworm source in this machine's apt configuration"
 	for suite in $DEB_SUITES; do
 		step "deps: busybox-static for $DEB_ARCH from $suite"
-		if fetch_from "$suite" "$uri"; then
-			deb=$(ls "$BUILD/apt/debs/$suite"/busybox-static_*_"$DEB_ARCH".deb | tail -n 1)
-			break
-		fi
+		deb=$(fetch_deb "$DEB_ARCH" "$suite" "$uri" busybox-static) && break
 		warn "apt-get ($suite/$DEB_ARCH) failed"
 	done
 	[ -n "$deb" ] || die "busybox-static:$DEB_ARCH: no suite of '$DEB_SUITES' could be used"

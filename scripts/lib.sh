@@ -84,3 +84,44 @@ config_mismatches() {
 		[ "${got:-n}" = "$want" ] || echo "$sym=$want (got ${got:-n})"
 	done
 }
+
+# apt_uri SUITE: the archive this machine's apt takes SUITE from, so that
+# nothing in the repository names an archive host.
+apt_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v s="$1" '/^URIs:/ { u = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) { print u; exit } }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk -v s="$1" '$1 == "deb" { for (i = 2; i < NF; i++)
+			if ($i ~ /^[a-z]+:\/\//) { if ($(i + 1) == s) print $i; break } }' "$f"
+	done | head -n 1
+}
+
+# fetch_deb DEB_ARCH SUITE URI PACKAGE[=VERSION]: download the package for
+# DEB_ARCH from SUITE (main) at URI through a private apt state under
+# build/apt (the host's apt is untouched) and print the .deb's path; on
+# failure print apt's errors on stderr and return 1.
+fetch_deb() {
+	local arch=$1 suite=$2 uri=$3 pkg=$4 apt=$BUILD/apt
+	local list=$apt/$arch-$suite.list log=$apt/$arch-$suite.log dir=$apt/debs/$suite
+	mkdir -p "$apt/lists/$arch-$suite/partial" "$apt/cache/archives/partial" "$dir"
+	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
+		>"$list"
+	set -- -q -o Dir::Etc::SourceList="$list" \
+		-o Dir::Etc::SourceParts=/nonexistent \
+		-o Dir::State::Lists="$apt/lists/$arch-$suite" -o Dir::Cache="$apt/cache" \
+		-o APT::Architectures::="$arch" -o APT::Sandbox::User=root
+	if apt-get "$@" update >"$log" 2>&1 &&
+		(cd "$dir" && apt-get "$@" download "${pkg%%=*}:$arch${pkg#"${pkg%%=*}"}") >>"$log" 2>&1; then
+		local ver=${pkg#"${pkg%%=*}"}
+		ver=${ver#=}
+		ls "$dir/${pkg%%=*}_${ver:+$(echo "$ver" | sed 's/:/%3a/')}"*"_$arch.deb" | tail -n 1
+		return 0
+	fi
+	sed -n 's/^E: //p' "$log" | head -n 2 | sed 's/^/    /' >&2
+	return 1
+}

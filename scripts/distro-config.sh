@@ -1,0 +1,44 @@
+#!/bin/bash
+# distro-config.sh ARCH FILE: write to FILE the config a distribution
+# builds its 6.1 kernel with, every module turned off (the lab's own are
+# turned back on by configs/distro.config), for make check-distro.
+#   x86_64, arm64: Debian's own, from linux-config-6.1 of the version the
+#                  lab pins (BASE), flavour "none_<arch>", the kernel
+#                  Debian 12 installs by default.
+#   riscv64:       Debian has no 6.1 riscv64 kernel: the kernel's own
+#                  defconfig, to which configs/distro-riscv64.config adds
+#                  what Debian trixie's riscv64 config enables for
+#                  tracing and BPF.
+. "$(dirname "$0")/lib.sh"
+
+load_arch "${1:-}"
+dest=${2:?usage: distro-config.sh ARCH FILE}
+tmp=$BUILD/out/.distro-$ARCH_NAME
+rm -rf "$tmp"
+mkdir -p "$tmp"
+
+case $DEB_ARCH in
+amd64|arm64)
+	pkg=linux-config-6.1=$VERSION
+	deb=
+	for suite in bookworm-security bookworm; do
+		uri=$(apt_uri "$suite")
+		[ -n "$uri" ] || continue
+		deb=$(fetch_deb "$DEB_ARCH" "$suite" "$uri" "$pkg") && break
+	done
+	[ -n "$deb" ] || die "cannot download $pkg for $DEB_ARCH"
+	dpkg-deb -x "$deb" "$tmp/x"
+	xz -dc "$tmp/x/usr/src/linux-config-6.1/config.${DEB_ARCH}_none_$DEB_ARCH.xz" >"$tmp/config"
+	note "distro config: $(basename "$deb"), config.${DEB_ARCH}_none_$DEB_ARCH"
+	;;
+*)
+	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" O="$tmp" defconfig \
+		>"$tmp/defconfig.log" 2>&1 || { tail "$tmp/defconfig.log"; die "defconfig failed"; }
+	cp "$tmp/.config" "$tmp/config"
+	note "distro config: $KARCH defconfig of the tree"
+	;;
+esac
+# Modules the guests never load are not built: a distribution's thousands
+# of them would triple the build and test nothing here.
+sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' "$tmp/config" >"$dest"
+rm -rf "$tmp"
