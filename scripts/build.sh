@@ -22,7 +22,7 @@ ccache -M 8G >/dev/null 2>&1 || true
 
 # A variant may build with LLVM: configs/VARIANT.env sets LLVM to the
 # suffix of Debian's versioned tools (LLVM=-16: clang-16, ld.lld-16, ...).
-LLVM=
+LLVM= BASE_CONFIG=
 if [ -n "$variant" ] && [ -f "$LAB/configs/$variant.env" ]; then
 	. "$LAB/configs/$variant.env"
 fi
@@ -42,7 +42,6 @@ kmake() {
 # A variant with a BASE_CONFIG of its own (configs/VARIANT.env names the
 # script that writes it) starts from that instead of tinyconfig and the
 # lab's fragments: only the variant's fragments go on top.
-BASE_CONFIG=${BASE_CONFIG:-}
 frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
 [ -z "$BASE_CONFIG" ] || frags=
 # a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
