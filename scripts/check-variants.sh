@@ -57,10 +57,13 @@ for p in $pairs; do
 done
 for p in $booted; do
 	# a variant may need longer than make check's guests (GUEST_TIMEOUT)
-	t=
+	# and words of its own on the command line (KERNEL_ARGS)
+	t= k=
 	f=$LAB/configs/${p#*:}.env
 	[ -f "$f" ] && t=$(. "$f"; echo "${GUEST_TIMEOUT:-}")
-	TIMEOUT=${TIMEOUT:-$t} "$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
+	[ -f "$f" ] && k=$(. "$f"; echo "${KERNEL_ARGS:-}")
+	TIMEOUT=${TIMEOUT:-$t} KERNEL_ARGS="${KERNEL_ARGS:-$k}" \
+		"$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
 done
 # shellcheck disable=SC2086 # one name per word
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
