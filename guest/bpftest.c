@@ -7,7 +7,9 @@
  * (bpf_fentry_test1(1) and bpf_modify_return_test(1, &b)) and the test
  * checks what the programs wrote.  BTF ids come from /sys/kernel/btf/vmlinux.
  * The module tests attach to the lab's labtarget module (guest/labtarget),
- * driven through its "call" parameter, with ids from its split BTF.  The
+ * driven through its "call" parameter, with ids from its split BTF; its
+ * "args" parameter drives the functions of 12 arguments and of structures
+ * passed by value, whose every argument slot a program copies.  The
  * BPF-program tests attach to a socket filter loaded with BTF of its own
  * (the trampoline is then called from the program's JITed entry).  The
  * storm counts per CPU while programs come and go; the bad-input tests
@@ -29,9 +31,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ENOTSUPP 524	/* the kernel's own, not in userspace errno.h */
@@ -54,6 +59,21 @@
 #define NOTRACE_ERRNO	EBUSY
 #else
 #define NOTRACE_ERRNO	ENOTSUPP
+#endif
+
+/*
+ * What 6.1's BPF trampoline of each architecture refuses among
+ * labtarget's functions of many or large arguments (test_args()).
+ */
+#if defined(__x86_64__)
+#define REFUSE_ARGS12 "6.1's x86_64 trampoline takes the 6 argument registers only"
+#define REFUSE_SPLIT REFUSE_ARGS12
+#elif defined(__aarch64__)
+#define REFUSE_ARGS12 NULL
+#define REFUSE_SPLIT "the arm64 trampoline refuses a structure passed on the stack"
+#else
+#define REFUSE_ARGS12 NULL
+#define REFUSE_SPLIT NULL
 #endif
 
 static int has_direct;
@@ -849,6 +869,279 @@ static void test_module(const char *id, const char *func, int type, int word,
 	close(prog);
 }
 
+/* ---- many and large arguments --------------------------------------------- */
+
+/*
+ * labtarget's functions of many or large arguments, called ARGS_CALLS
+ * times each through its "args" parameter (guest/labtarget/labtarget.c,
+ * mirrored here). A program on one of them copies every argument slot of
+ * its context, the slot count bpf_get_func_arg_cnt() gives and, fexit,
+ * bpf_get_func_ret() into a map value of its own; it must have seen each
+ * call, the slots and the result of the last one, and the functions must
+ * have computed what they do untraced (a trampoline calling one with an
+ * argument out of place changes the sums).
+ */
+#define LABTARGET_ARGS "/sys/module/labtarget/parameters/args"
+#define ARGS_CALLS 5
+
+struct args_value {
+	uint64_t count, nslots, ret, slot[12];
+};
+
+static int args_map_fd;
+
+struct lt_pair {
+	uint64_t lo, hi;
+};
+
+struct lt_triple {
+	uint32_t a, b, c;
+};
+
+static uint64_t lt_arg(unsigned int k, unsigned int i)
+{
+	return 0x0101010101010101ULL * k + ((uint64_t)i << 20) + i;
+}
+
+/*
+ * What function @func returns for call @i, and its slots as a program
+ * sees them (@mask: the bits of each slot the ABI defines).
+ */
+static int lt_call(const char *func, unsigned int i, uint64_t *ret,
+		   uint64_t *slot, uint64_t *mask)
+{
+	uint64_t v[13];
+	int k, n = 0;
+
+	for (k = 1; k <= 12; k++)
+		v[k] = lt_arg(k, i);
+	*ret = 0;
+	if (!strcmp(func, "labtarget_args12")) {
+		for (k = 1; k <= 12; k++) {
+			*ret += k * v[k];
+			slot[n] = v[k];
+			mask[n++] = ~0ULL;
+		}
+	} else if (!strcmp(func, "labtarget_structs")) {
+		int a = (int)v[1], c = (int)v[7];
+		struct lt_pair p = { v[2], v[3] };
+		struct lt_triple t = { (uint32_t)v[4], (uint32_t)v[5], (uint32_t)v[6] };
+
+		*ret = (uint64_t)a + 2 * p.lo + 3 * p.hi + 4 * (uint64_t)t.a +
+		       5 * (uint64_t)t.b + 6 * (uint64_t)t.c + 7 * (uint64_t)c;
+		slot[0] = (uint32_t)a;
+		slot[1] = p.lo;
+		slot[2] = p.hi;
+		slot[3] = t.a | (uint64_t)t.b << 32;
+		slot[4] = t.c;
+		slot[5] = (uint32_t)c;
+		mask[0] = mask[4] = mask[5] = 0xffffffffULL;
+		mask[1] = mask[2] = mask[3] = ~0ULL;
+		n = 6;
+	} else if (!strcmp(func, "labtarget_split")) {
+		for (k = 1; k <= 10; k++) {
+			*ret += k * v[k];
+			slot[n] = v[k];
+			mask[n++] = ~0ULL;
+		}
+	}
+	return n;
+}
+
+/* fentry or fexit on @func: slots to the map value at @key */
+static int load_args_prog(const char *func, int type, int nslots, int key)
+{
+	struct bpf_insn prog[80];
+	int id, fd, i, n = 0, skip, ret;
+	union bpf_attr a;
+
+	id = module_btf_func_id("labtarget", func);
+	if (id < 0) {
+		errno = -id;
+		snprintf(vlog, sizeof(vlog), "no BTF id for %s in labtarget", func);
+		return -1;
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, key);
+	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, args_map_fd);
+	prog[n++] = INSN(0, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip = n++;
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+	for (i = 0; i < nslots; i++) {
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, i * 8, 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1,
+				 offsetof(struct args_value, slot[i]), 0);
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_arg_cnt);
+	prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0,
+			 offsetof(struct args_value, nslots), 0);
+	if (type == BPF_TRACE_FEXIT) {
+		prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -16, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -16);
+		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ret);
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 10, -16, 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1,
+				 offsetof(struct args_value, ret), 0);
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+	prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 7, 1,
+			 offsetof(struct args_value, count), BPF_ADD);
+	prog[skip] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, n - skip - 1, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	fd = module_btf_fd("labtarget");
+	if (fd < 0) {
+		snprintf(vlog, sizeof(vlog), "no BTF object for module labtarget");
+		return -1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = type;
+	a.attach_btf_id = id;
+	a.attach_btf_obj_fd = fd;
+	a.insns = (uintptr_t)prog;
+	a.insn_cnt = n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	vlog[0] = 0;
+	ret = sys_bpf(BPF_PROG_LOAD, &a);
+	close(fd);
+	return ret;
+}
+
+/* labtarget's "args" parameter: N calls of each, their results' sums */
+static int labtarget_args(int n, uint64_t sums[3])
+{
+	char buf[128];
+	ssize_t len;
+	int fd;
+
+	fd = open(LABTARGET_ARGS, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d", n);
+	if (write(fd, buf, len) != len) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	fd = open(LABTARGET_ARGS, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	return sscanf(buf, "%" SCNu64 " %" SCNu64 " %" SCNu64,
+		      &sums[0], &sums[1], &sums[2]) == 3 ? 0 : -1;
+}
+
+/* Compare what the program stored with what call ARGS_CALLS - 1 passed */
+static int args_check(const char *id, const char *func, int type, int key,
+		      const uint64_t sums[3])
+{
+	static const char * const funcs[] = {
+		"labtarget_args12", "labtarget_structs", "labtarget_split",
+	};
+	uint64_t want[12], mask[12], ret, sum = 0, r;
+	struct args_value v;
+	unsigned int i;
+	int k, nslots, which = 0;
+	union bpf_attr a;
+
+	for (k = 0; k < 3; k++)
+		if (!strcmp(func, funcs[k]))
+			which = k;
+	for (i = 0; i < ARGS_CALLS; i++) {
+		lt_call(func, i, &r, want, mask);
+		sum += r;
+	}
+	nslots = lt_call(func, ARGS_CALLS - 1, &ret, want, mask);
+	memset(&v, 0, sizeof(v));
+	memset(&a, 0, sizeof(a));
+	a.map_fd = args_map_fd;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&v;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+		result("fail", id, "map lookup: %s", strerror(errno));
+		return -1;
+	}
+	if (sums[which] != sum) {
+		result("fail", id, "%s returned %#" PRIx64 " over %d calls, want %#" PRIx64,
+		       func, sums[which], ARGS_CALLS, sum);
+		return -1;
+	}
+	if (v.count != ARGS_CALLS || v.nslots != (uint64_t)nslots) {
+		result("fail", id, "program ran %" PRIu64 " times with %" PRIu64
+		       " slots, want %d and %d", v.count, v.nslots, ARGS_CALLS, nslots);
+		return -1;
+	}
+	for (k = 0; k < nslots; k++)
+		if ((v.slot[k] ^ want[k]) & mask[k]) {
+			result("fail", id, "slot %d is %#" PRIx64 ", want %#" PRIx64
+			       " (mask %#" PRIx64 ")", k, v.slot[k], want[k], mask[k]);
+			return -1;
+		}
+	if (type == BPF_TRACE_FEXIT && v.ret != ret) {
+		result("fail", id, "return value %#" PRIx64 ", want %#" PRIx64, v.ret, ret);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * fentry or fexit on @func. @refused: NULL where this arch's trampoline
+ * must take the function, else why it must refuse it; a refusal must be
+ * ENOTSUPP at attach, leaving nothing attached, and is then a skip with
+ * that reason.
+ */
+static void test_args(const char *id, const char *func, int type, int key,
+		      const char *refused)
+{
+	uint64_t sums[3];
+	int prog, link, nslots;
+	uint64_t r, want[12], mask[12];
+
+	if (access(LABTARGET_ARGS, W_OK)) {
+		result("fail", id, "the labtarget module is not loaded");
+		return;
+	}
+	nslots = lt_call(func, 0, &r, want, mask);
+	prog = load_args_prog(func, type, nslots, key);
+	if (prog < 0) {
+		step_failed(id, "load");
+		return;
+	}
+	link = attach(prog);
+	if (link < 0 && refused && errno == ENOTSUPP) {
+		if (direct_on(func))
+			result("fail", id, "refused, but %s is left in enabled_functions", func);
+		else
+			result("skip", id, "attach refused with -%d: %s", ENOTSUPP, refused);
+	} else if (link < 0) {
+		step_failed(id, "attach");
+	} else if (refused) {
+		result("fail", id, "attached, but %s", refused);
+	} else if (labtarget_args(ARGS_CALLS, sums)) {
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+	} else if (!args_check(id, func, type, key, sums)) {
+		result("ok", id, NULL);
+	}
+	if (link >= 0)
+		close(link);
+	close(prog);
+}
+
 /* ---- BPF programs as targets ---------------------------------------------- */
 
 /*
@@ -1083,6 +1376,300 @@ static void test_tail_call(const char *id, int key)
 	sys_bpf(BPF_MAP_DELETE_ELEM, &a);
 	close(prog);
 	close(pa);
+}
+
+/* ---- kprobe.multi ----------------------------------------------------------- */
+
+/* Where a kprobe program finds the return value in struct pt_regs */
+#if defined(__x86_64__) || defined(__riscv)
+#define PT_REGS_RC_OFF	80	/* ax, a0: the 11th word */
+#elif defined(__aarch64__)
+#define PT_REGS_RC_OFF	0	/* regs[0] */
+#elif defined(__s390x__)
+#define PT_REGS_RC_OFF	40	/* gprs[2], after args[1] and the psw */
+#endif
+
+#define KMULTI_COOKIE	0xc0ffee00ULL
+
+/*
+ * A kprobe.multi program. @sum_key < 0: the value at key (cookie & 15)
+ * of the args map gets the run count, the cookie, bpf_get_func_ip() and
+ * the return value register; else slot @sum_key of the slot map counts
+ * the runs and adds up bpf_get_func_ip() ^ cookie.
+ */
+static int load_kmulti_prog(int sum_key)
+{
+	struct bpf_insn prog[40];
+	union bpf_attr a;
+	int n = 0, skip;
+
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_attach_cookie);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 8, 0, 0, 0);
+	prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 9, 6, PT_REGS_RC_OFF, 0);
+	if (sum_key < 0) {
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 7, 0, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_AND | BPF_K, 1, 0, 0, 15);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_W, 10, 1, -4, 0);
+		prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, args_map_fd);
+	} else {
+		prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, sum_key);
+		prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map_fd);
+	}
+	prog[n++] = INSN(0, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip = n++;
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+	if (sum_key < 0) {
+		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1,
+				 offsetof(struct args_value, count), BPF_ADD);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 7,
+				 offsetof(struct args_value, nslots), 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 8,
+				 offsetof(struct args_value, slot[0]), 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 9,
+				 offsetof(struct args_value, ret), 0);
+	} else {
+		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD);
+		prog[n++] = INSN(BPF_ALU64 | BPF_XOR | BPF_X, 8, 7, 0, 0);
+		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 8, 0, BPF_ADD);
+	}
+	prog[skip] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, n - skip - 1, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.insns = (uintptr_t)prog;
+	a.insn_cnt = n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	vlog[0] = 0;
+	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+static int kmulti_attach(int prog, int ret, const uint64_t *addrs,
+			 const uint64_t *cookies, unsigned int cnt)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog;
+	a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.link_create.kprobe_multi.flags = ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
+	a.link_create.kprobe_multi.cnt = cnt;
+	a.link_create.kprobe_multi.addrs = (uintptr_t)addrs;
+	a.link_create.kprobe_multi.cookies = (uintptr_t)cookies;
+	return sys_bpf(BPF_LINK_CREATE, &a);
+}
+
+/*
+ * A kprobe.multi attach failed: a skip if this kernel has no fprobe at
+ * all (no register_fprobe_ips in kallsyms), a failure otherwise.
+ */
+static void kmulti_failed(const char *id, const char *what)
+{
+	int err = errno;
+
+	if (!ksym_addr("register_fprobe_ips"))
+		result("skip", id, "%s: -%d: this kernel has no fprobe (FPROBE needs "
+		       "DYNAMIC_FTRACE_WITH_REGS and a rethook)", what, err);
+	else
+		step_failed(id, what);
+}
+
+static struct args_value kmulti_value(int key)
+{
+	struct args_value v;
+	union bpf_attr a;
+
+	memset(&v, 0, sizeof(v));
+	memset(&a, 0, sizeof(a));
+	a.map_fd = args_map_fd;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)&v;
+	sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+	return v;
+}
+
+/*
+ * Entry and return programs on labtarget_add() and labtarget_check(), each
+ * function with a cookie of its own, while labtarget makes 3 calls of each
+ * (the last ones labtarget_add(2, 1) = 3 and labtarget_check(2) = 0): each
+ * program must see every call, the function's cookie and address, and the
+ * return program its result.
+ */
+static void test_kprobe_multi(const char *id)
+{
+	static const char * const funcs[2] = { "labtarget_add", "labtarget_check" };
+	static const uint64_t rets[2] = { 3, 0 };
+	uint64_t addrs[2], cookies[2][2];
+	int prog = -1, link[2] = { -1, -1 }, r, f, sum, rejected;
+	struct args_value v;
+
+	for (f = 0; f < 2; f++) {
+		addrs[f] = ksym_addr(funcs[f]);
+		if (!addrs[f]) {
+			result("fail", id, "%s is not in /proc/kallsyms", funcs[f]);
+			return;
+		}
+		for (r = 0; r < 2; r++)
+			cookies[r][f] = KMULTI_COOKIE + 8 + 2 * r + f;
+	}
+	prog = load_kmulti_prog(-1);
+	if (prog < 0) {
+		step_failed(id, "load");
+		return;
+	}
+	for (r = 0; r < 2; r++) {
+		link[r] = kmulti_attach(prog, r, addrs, cookies[r], 2);
+		if (link[r] < 0) {
+			kmulti_failed(id, r ? "attach return" : "attach entry");
+			goto out;
+		}
+	}
+	if (labtarget_call(3, &sum, &rejected)) {
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+		goto out;
+	}
+	for (r = 0; r < 2; r++) {
+		for (f = 0; f < 2; f++) {
+			v = kmulti_value(cookies[r][f] & 15);
+			if (v.count != 3 || v.nslots != cookies[r][f] || v.slot[0] != addrs[f] ||
+			    (r && v.ret != rets[f])) {
+				result("fail", id, "%s %s: %" PRIu64 " runs, cookie %#" PRIx64
+				       ", ip %#" PRIx64 ", return %" PRIu64 "; want 3, %#" PRIx64
+				       ", %#" PRIx64 ", %" PRIu64, r ? "return" : "entry",
+				       funcs[f], v.count, v.nslots, v.slot[0], v.ret,
+				       cookies[r][f], addrs[f], rets[f]);
+				goto out;
+			}
+		}
+	}
+	result("ok", id, NULL);
+out:
+	for (r = 0; r < 2; r++)
+		if (link[r] >= 0)
+			close(link[r]);
+	close(prog);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/*
+ * kprobe.multi entry and return programs on labtarget's 1000 functions
+ * labtarget_fn000() to labtarget_fn999() at once, cookie i on the i-th,
+ * each counting its runs and adding up bpf_get_func_ip() ^ cookie, while
+ * labtarget calls each function 3 times. Every call must be seen with its
+ * function's address and cookie; the attach and detach times of each link
+ * are reported.
+ */
+#define KMULTI_FNS	1000
+
+static void test_kprobe_multi_many(const char *id, int key)
+{
+	static uint64_t addrs[KMULTI_FNS], cookies[KMULTI_FNS];
+	char line[256], sym[128], type, buf[64];
+	unsigned long long addr, want_sum = 0, fns_sum = 0;
+	int prog[2] = { -1, -1 }, link[2] = { -1, -1 }, r, fd;
+	double attach_ms[2], detach_ms[2];
+	unsigned int found = 0, i;
+	struct timespec t0;
+	struct slot s;
+	ssize_t len;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &addr, &type, sym) == 3 &&
+		    !strncmp(sym, "labtarget_fn", 12) && strlen(sym) == 15 &&
+		    sscanf(sym + 12, "%u", &i) == 1 && i < KMULTI_FNS && !addrs[i]) {
+			addrs[i] = addr;
+			cookies[i] = i;
+			found++;
+		}
+	if (f)
+		fclose(f);
+	if (found != KMULTI_FNS) {
+		result("fail", id, "%u of the %d labtarget_fnNNN in /proc/kallsyms", found, KMULTI_FNS);
+		return;
+	}
+	for (i = 0; i < KMULTI_FNS; i++)
+		want_sum += addrs[i] ^ cookies[i];
+	for (r = 0; r < 2; r++) {
+		prog[r] = load_kmulti_prog(key + r);
+		if (prog[r] < 0) {
+			step_failed(id, "load");
+			goto out;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		link[r] = kmulti_attach(prog[r], r, addrs, cookies, KMULTI_FNS);
+		attach_ms[r] = ms_since(&t0);
+		if (link[r] < 0) {
+			kmulti_failed(id, r ? "attach return" : "attach entry");
+			goto out;
+		}
+	}
+	fd = open("/sys/module/labtarget/parameters/fns", O_WRONLY);
+	if (fd < 0 || write(fd, "3", 1) != 1) {
+		result("fail", id, "cannot drive labtarget's fns: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	fd = open("/sys/module/labtarget/parameters/fns", O_RDONLY);
+	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (len > 0) {
+		buf[len] = 0;
+		fns_sum = strtoull(buf, NULL, 0);
+	}
+	for (r = 0; r < 2; r++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		close(link[r]);
+		detach_ms[r] = ms_since(&t0);
+		link[r] = -1;
+	}
+	printf("# %d functions: entry link attached in %.1f ms, detached in %.1f ms; "
+	       "return link %.1f ms, %.1f ms\n", KMULTI_FNS, attach_ms[0], detach_ms[0],
+	       attach_ms[1], detach_ms[1]);
+	for (r = 0; r < 2; r++) {
+		s = slot(key + r);
+		if (s.count != 3 * KMULTI_FNS || s.value != 3 * want_sum) {
+			result("fail", id, "%s program: %llu runs, sum %#llx; want %d, %#llx",
+			       r ? "return" : "entry", (unsigned long long)s.count,
+			       (unsigned long long)s.value, 3 * KMULTI_FNS, 3 * want_sum);
+			goto out;
+		}
+	}
+	if (fns_sum != 3ULL * KMULTI_FNS * (KMULTI_FNS + 1) / 2)
+		result("fail", id, "the functions returned %llu in all, want %llu", fns_sum,
+		       3ULL * KMULTI_FNS * (KMULTI_FNS + 1) / 2);
+	else
+		result("ok", id, NULL);
+out:
+	for (r = 0; r < 2; r++) {
+		if (link[r] >= 0)
+			close(link[r]);
+		if (prog[r] >= 0)
+			close(prog[r]);
+	}
 }
 
 /* ---- under load and bad input --------------------------------------------- */
@@ -1481,7 +2068,10 @@ int main(int argc, char **argv)
 	a.value_size = sizeof(struct slot);
 	a.max_entries = 24;
 	map_fd = sys_bpf(BPF_MAP_CREATE, &a);
-	if (map_fd < 0) {
+	a.value_size = sizeof(struct args_value);
+	a.max_entries = 16;
+	args_map_fd = sys_bpf(BPF_MAP_CREATE, &a);
+	if (map_fd < 0 || args_map_fd < 0) {
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
 		return 1;
 	}
@@ -1501,6 +2091,14 @@ int main(int argc, char **argv)
 	test_module("bpf:module-fexit", "labtarget_add", BPF_TRACE_FEXIT, 2, 3, 0, 0, 10);
 	test_module("bpf:module-fmod_ret", "labtarget_check", BPF_MODIFY_RETURN, 0, 2,
 		    0x1234, 3, 11);
+	test_args("bpf:args12-fentry", "labtarget_args12", BPF_TRACE_FENTRY, 0, REFUSE_ARGS12);
+	test_args("bpf:args12-fexit", "labtarget_args12", BPF_TRACE_FEXIT, 1, REFUSE_ARGS12);
+	test_args("bpf:struct-args-fentry", "labtarget_structs", BPF_TRACE_FENTRY, 2, NULL);
+	test_args("bpf:struct-args-fexit", "labtarget_structs", BPF_TRACE_FEXIT, 3, NULL);
+	test_args("bpf:struct-split-fentry", "labtarget_split", BPF_TRACE_FENTRY, 4, REFUSE_SPLIT);
+	test_args("bpf:struct-split-fexit", "labtarget_split", BPF_TRACE_FEXIT, 5, REFUSE_SPLIT);
+	test_kprobe_multi("bpf:kprobe-multi");
+	test_kprobe_multi_many("bpf:kprobe-multi-1000", 20);
 	test_prog_target("bpf:prog-fentry", BPF_TRACE_FENTRY, 12);
 	test_prog_target("bpf:prog-fexit", BPF_TRACE_FEXIT, 13);
 	test_tail_call("bpf:tail-call", 14);

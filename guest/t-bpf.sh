@@ -1,7 +1,12 @@
 #!/bin/sh
 # bpf: fentry, fexit, fmod_ret, a second program on one function and the
 # link limit on kernel functions, fentry, fexit and fmod_ret on a
-# function of the lab's labtarget module, fentry and fexit on a BPF
+# function of the lab's labtarget module, fentry and fexit on its
+# functions of 12 arguments and of structures passed by value (in
+# registers, and split between the last register and the stack: each
+# slot, the slot count and the return value checked; what the arch's
+# 6.1 trampoline cannot take must be refused with ENOTSUPP, and is then
+# a skip with the reason), fentry and fexit on a BPF
 # program and the JIT's tail-call limit; a per-CPU count under attach and
 # detach; bad input (an unknown BTF id, a function ftrace cannot patch, a
 # module in use), through the real bpf() syscall (guest/bpftest.c); which

@@ -13,7 +13,7 @@ n=$(git -C "$SRC" rev-list --count "$BASE_TAG..HEAD")
 section() {
 	case "$1" in
 	x86*) echo "x86_64" ;;
-	arm64*) echo "arm64" ;;
+	arm64*|"bpf, arm64"*) echo "arm64" ;;
 	riscv*) echo "riscv64" ;;
 	samples*|selftests*|Documentation*|MAINTAINERS*|kunit*)
 		echo "samples, tests, documentation" ;;

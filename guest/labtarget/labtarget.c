@@ -8,6 +8,17 @@
  * the sum of what labtarget_add() returned and how many labtarget_check()
  * calls returned non-zero (only an fmod_ret program makes them).
  *
+ * Writing N to .../parameters/args makes N calls, for i from 0 to N - 1,
+ * of each function of many or large arguments, with values derived from
+ * i (labtarget_args_of() below, mirrored by guest/bpftest.c); reading it
+ * gives what each returned, summed over the calls: a trampoline that
+ * calls the function with an argument out of place changes the sums.
+ *
+ * Writing N to .../parameters/fns calls each of the LABTARGET_NFNS
+ * functions labtarget_fn000() to labtarget_fn999() N times, for the
+ * kprobe.multi tests that attach to all of them at once; reading it gives
+ * the sum of what they returned.
+ *
  * Writing a function's name to .../parameters/regs_ops attaches an
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
  * them, none where it has only ftrace_regs) to that function, for the
@@ -47,6 +58,181 @@ noinline int labtarget_check(int x)
 	return ret;
 }
 ALLOW_ERROR_INJECTION(labtarget_check, ERRNO);
+
+/*
+ * Functions whose arguments take more than the argument registers of
+ * some architectures, or are structures passed by value: slots, as BPF
+ * programs index them, 0-11 for labtarget_args12(), 0-5 for
+ * labtarget_structs() (a, p.lo, p.hi, t.a | t.b << 32, t.c, c) and 0-9
+ * for labtarget_split(), whose p finds only the 8th argument register
+ * free on arm64 and riscv64.
+ */
+struct labtarget_pair {
+	u64 lo, hi;
+};
+
+struct labtarget_triple {
+	u32 a, b, c;
+};
+
+u64 labtarget_args12(u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+		     u64 a7, u64 a8, u64 a9, u64 a10, u64 a11, u64 a12);
+u64 labtarget_structs(int a, struct labtarget_pair p,
+		      struct labtarget_triple t, int c);
+u64 labtarget_split(u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+		    u64 a7, struct labtarget_pair p, u64 a9);
+
+/* each argument weighed by its place, so that a swap shows */
+noinline u64 labtarget_args12(u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+			      u64 a7, u64 a8, u64 a9, u64 a10, u64 a11, u64 a12)
+{
+	return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 +
+	       8 * a8 + 9 * a9 + 10 * a10 + 11 * a11 + 12 * a12;
+}
+
+noinline u64 labtarget_structs(int a, struct labtarget_pair p,
+			       struct labtarget_triple t, int c)
+{
+	return (u64)a + 2 * p.lo + 3 * p.hi + 4 * (u64)t.a + 5 * (u64)t.b +
+	       6 * (u64)t.c + 7 * (u64)c;
+}
+
+noinline u64 labtarget_split(u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+			     u64 a7, struct labtarget_pair p, u64 a9)
+{
+	return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 +
+	       8 * p.lo + 9 * p.hi + 10 * a9;
+}
+
+/*
+ * Called through pointers the compiler cannot see through, so that it
+ * can neither specialise the functions for these calls (a .constprop
+ * clone would take the calls and leave the traced symbol idle) nor pass
+ * their arguments other than as the ABI says.
+ */
+static u64 (*volatile args12_fn)(u64, u64, u64, u64, u64, u64,
+				 u64, u64, u64, u64, u64, u64) = labtarget_args12;
+static u64 (*volatile structs_fn)(int, struct labtarget_pair,
+				  struct labtarget_triple, int) = labtarget_structs;
+static u64 (*volatile split_fn)(u64, u64, u64, u64, u64, u64, u64,
+				struct labtarget_pair, u64) = labtarget_split;
+
+/* argument k (1-12) of call i: every byte of the 64 bits in play */
+static u64 labtarget_args_of(unsigned int k, unsigned int i)
+{
+	return 0x0101010101010101ULL * k + ((u64)i << 20) + i;
+}
+
+static u64 args12_sum, structs_sum, split_sum;
+
+static int args_set(const char *val, const struct kernel_param *kp)
+{
+	struct labtarget_triple t;
+	struct labtarget_pair p;
+	unsigned int i, n;
+	u64 v[13];
+	int k, ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > 1000000)
+		return -EINVAL;
+	args12_sum = 0;
+	structs_sum = 0;
+	split_sum = 0;
+	for (i = 0; i < n; i++) {
+		for (k = 1; k <= 12; k++)
+			v[k] = labtarget_args_of(k, i);
+		args12_sum += args12_fn(v[1], v[2], v[3], v[4], v[5], v[6],
+					v[7], v[8], v[9], v[10], v[11], v[12]);
+		p.lo = v[2];
+		p.hi = v[3];
+		t.a = v[4];
+		t.b = v[5];
+		t.c = v[6];
+		structs_sum += structs_fn(v[1], p, t, v[7]);
+		p.lo = v[8];
+		p.hi = v[9];
+		split_sum += split_fn(v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+				      p, v[10]);
+	}
+	return 0;
+}
+
+static int args_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu %llu %llu\n", args12_sum, structs_sum,
+			  split_sum);
+}
+
+static const struct kernel_param_ops args_ops = {
+	.set = args_set,
+	.get = args_get,
+};
+module_param_cb(args, &args_ops, NULL, 0644);
+MODULE_PARM_DESC(args, "write N: N calls of each many-argument function; read: the sums of their results");
+
+/* LABTARGET_NFNS one-line functions, labtarget_fn000() to labtarget_fn999() */
+#define LABTARGET_NFNS 1000
+#define LT_FN(n)							\
+	int labtarget_fn##n(int x);					\
+	noinline int labtarget_fn##n(int x)				\
+	{								\
+		asm volatile ("" : "+r" (x));				\
+		return x + 1;						\
+	}
+#define LT_FN10(n)	LT_FN(n##0) LT_FN(n##1) LT_FN(n##2) LT_FN(n##3) LT_FN(n##4) \
+			LT_FN(n##5) LT_FN(n##6) LT_FN(n##7) LT_FN(n##8) LT_FN(n##9)
+#define LT_FN100(n)	LT_FN10(n##0) LT_FN10(n##1) LT_FN10(n##2) LT_FN10(n##3) \
+			LT_FN10(n##4) LT_FN10(n##5) LT_FN10(n##6) LT_FN10(n##7) \
+			LT_FN10(n##8) LT_FN10(n##9)
+LT_FN100(0) LT_FN100(1) LT_FN100(2) LT_FN100(3) LT_FN100(4)
+LT_FN100(5) LT_FN100(6) LT_FN100(7) LT_FN100(8) LT_FN100(9)
+
+#define LT_PTR(n)	labtarget_fn##n,
+#define LT_PTR10(n)	LT_PTR(n##0) LT_PTR(n##1) LT_PTR(n##2) LT_PTR(n##3) LT_PTR(n##4) \
+			LT_PTR(n##5) LT_PTR(n##6) LT_PTR(n##7) LT_PTR(n##8) LT_PTR(n##9)
+#define LT_PTR100(n)	LT_PTR10(n##0) LT_PTR10(n##1) LT_PTR10(n##2) LT_PTR10(n##3) \
+			LT_PTR10(n##4) LT_PTR10(n##5) LT_PTR10(n##6) LT_PTR10(n##7) \
+			LT_PTR10(n##8) LT_PTR10(n##9)
+
+/* called through pointers the compiler must reload, as for args12_fn */
+static int (*volatile labtarget_fns[LABTARGET_NFNS])(int) = {
+	LT_PTR100(0) LT_PTR100(1) LT_PTR100(2) LT_PTR100(3) LT_PTR100(4)
+	LT_PTR100(5) LT_PTR100(6) LT_PTR100(7) LT_PTR100(8) LT_PTR100(9)
+};
+
+static u64 fns_sum;
+
+static int fns_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n, f;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > 1000)
+		return -EINVAL;
+	fns_sum = 0;
+	for (i = 0; i < n; i++)
+		for (f = 0; f < LABTARGET_NFNS; f++)
+			fns_sum += labtarget_fns[f](f);
+	return 0;
+}
+
+static int fns_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu\n", fns_sum);
+}
+
+static const struct kernel_param_ops fns_ops = {
+	.set = fns_set,
+	.get = fns_get,
+};
+module_param_cb(fns, &fns_ops, NULL, 0644);
+MODULE_PARM_DESC(fns, "write N: call each of the 1000 labtarget_fnNNN() N times; read: the sum of their results");
 
 static int sum, rejected;
 
