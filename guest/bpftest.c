@@ -22,6 +22,9 @@
  *        bpftest HAS_DIRECT count N   fentry on bpf_fentry_test1 counting N calls
  *        bpftest HAS_DIRECT hold FUNC  fentry on FUNC, each run writing "labbpf"
  *                                      to the trace buffer, attached until killed
+ *        bpftest HAS_DIRECT hold-kmulti FUNC  a kprobe.multi program on FUNC,
+ *                                      each run writing "labkmulti", attached
+ *                                      until killed
  *        bpftest HAS_DIRECT hold-empty MOD FUNC  an empty fentry program on
  *                                      FUNC of module MOD (vmlinux: built in),
  *                                      attached until killed
@@ -1962,6 +1965,55 @@ static int count_hits(int calls)
  * "bpf_trace_printk: labbpf" in the trace buffer on each call, attached
  * until the process is killed. Prints "attached", or "error ERRNO".
  */
+/*
+ * A kprobe.multi entry program on kernel function @func (its address from
+ * /proc/kallsyms), writing "labkmulti" to the trace buffer on each run,
+ * attached until killed: the orders suite's kprobe.multi user.
+ */
+static int hold_kmulti(const char *func)
+{
+	uint64_t addr = ksym_addr(func), cookie = 0;
+	struct bpf_insn insns[] = {
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -12, 'l' | 'a' << 8 | 'b' << 16 | 'k' << 24),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, 'm' | 'u' << 8 | 'l' << 16 | 't' << 24),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 'i'),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -12),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 10),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_trace_printk),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr a;
+	int prog, link;
+
+	if (!addr) {
+		printf("error %d\n", ENOENT);
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	link = prog < 0 ? -1 : kmulti_attach(prog, 0, &addr, &cookie, 1);
+	if (link < 0) {
+		printf("error %d\n", errno);
+		if (vlog[0])
+			printf("# %.*s\n", 400, vlog);
+		return 1;
+	}
+	printf("attached\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 static int hold(const char *func)
 {
 	int id = btf_func_id(func), prog, link;
@@ -2077,6 +2129,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 3 && !strcmp(argv[2], "hold"))
 		return hold(argv[3]);
+	if (argc > 3 && !strcmp(argv[2], "hold-kmulti"))
+		return hold_kmulti(argv[3]);
 	if (argc > 4 && !strcmp(argv[2], "hold-empty"))
 		return hold_empty(argv[3], argv[4]);
 	if (argc > 3 && !strcmp(argv[2], "count"))

@@ -9,6 +9,8 @@
 #      has no post handler, so no IPMODIFY; a breakpoint on arm64)
 #   R  labtarget's REGS ftrace_ops (guest/labtarget)
 #   B  a BPF fentry program (bpftest hold; bpf_trace_printk on each hit)
+#   M  a BPF kprobe.multi program (bpftest hold-kmulti): fprobe's
+#      ftrace_ops, asking for pt_regs where ftrace has them
 # D and B both are direct callers: the second of them must be refused
 # with EBUSY and leave the first working. After each step every attached
 # user sees its hits and no detached one does, and enabled_functions
@@ -34,6 +36,10 @@ fi
 # which an arm64 kernel built with GCC -Os or with clang's CFI does not.
 CALL_OPS=
 grep -q ' ftrace_call_pair_func$' /proc/kallsyms && CALL_OPS=1
+# kprobe.multi needs fprobe, which 6.1 has only with a rethook (x86_64;
+# arm64 and riscv64 with the series)
+FPROBE=
+grep -q ' register_fprobe_ips$' /proc/kallsyms && FPROBE=1
 
 ON=" "		# the users attached now, " D F " and so on
 REFUSED=	# the direct caller refused as the second one, until its "off"
@@ -59,7 +65,22 @@ attach() { # USER: 0 if attached
 	   done
 	   grep -q '^attached' /tmp/orders.bpf ||
 		{ cp /tmp/orders.bpf /tmp/orders.err; bpf_reap; return 1; } ;;
+	M) rm -f /tmp/orders.kmulti
+	   /lab/bpftest 1 hold-kmulti $FUNC >/tmp/orders.kmulti 2>&1 &
+	   echo $! >/tmp/orders.kmulti.pid
+	   while ! grep -qE '^(attached|error)' /tmp/orders.kmulti 2>/dev/null; do
+		kill -0 "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null || break
+		sleep 0.1
+	   done
+	   grep -q '^attached' /tmp/orders.kmulti ||
+		{ cp /tmp/orders.kmulti /tmp/orders.err; kmulti_reap; return 1; } ;;
 	esac
+}
+
+kmulti_reap() {
+	kill "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null
+	wait "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null
+	return 0
 }
 
 bpf_reap() {
@@ -77,6 +98,7 @@ detach() { # USER
 	   echo "-:lab_orders" >>$TRACING/kprobe_events ;;
 	R) echo - >$REGS ;;
 	B) bpf_reap ;;
+	M) kmulti_reap ;;
 	esac
 }
 
@@ -88,6 +110,7 @@ hit() { # USER: it saw a call since the buffers were cleared
 	K) grep -q "lab_orders:" $TRACING/trace ;;
 	R) [ "$(cat $REGS)" -gt "$REGS_BEFORE" ] ;;
 	B) grep -q "labbpf" $TRACING/trace ;;
+	M) grep -q "labkmulti" $TRACING/trace ;;
 	esac
 }
 
@@ -99,6 +122,7 @@ expect_record() {
 		K) [ -n "$WITH_REGS" ] || continue
 		   n=$((n + 1)) r=1 ;;
 		R) n=$((n + 1)) r=1 ;;	# SAVE_REGS is kept even where there are no pt_regs
+		M) n=$((n + 1)); [ -n "$WITH_REGS" ] && r=1 ;;
 		D|B) n=$((n + 1)) d=1; [ -n "$WITH_REGS" ] && r=1 ;;
 		*) n=$((n + 1)) ;;
 		esac
@@ -150,7 +174,7 @@ check() {
 	echo >$INST/trace
 	REGS_BEFORE=$(cat $REGS)
 	sleep 0.3
-	for u in D F G K R B; do
+	for u in D F G K R B M; do
 		if is_on $u; then
 			hit $u || bad="$bad $u:no-hits"
 		elif hit $u; then
@@ -204,8 +228,14 @@ mkdir -p $INST
 
 # For each pair X Y: X, Y on, X off, Y off, then Y, X on, X off, Y off:
 # both attach orders and both detach orders, a check after each step.
-for pair in DF DG DK DR DB FG FK FR FB GK GR GB KR KB RB; do
+for pair in DF DG DK DR DB DM FG FK FR FB GK GR GB KR KB RB BM; do
 	x=${pair%?} y=${pair#?}
+	case $pair in
+	*M*) if [ -z "$FPROBE" ]; then
+		ktap_skip "orders:$pair" "no fprobe in this kernel: kprobe.multi cannot attach"
+		continue
+	     fi ;;
+	esac
 	for seq in "$x $y $x $y" "$y $x $x $y"; do
 		set -- $seq
 		id="orders:$1+$2-$3-$4"
