@@ -1484,7 +1484,7 @@ static void kmulti_failed(const char *id, const char *what)
 
 	if (!ksym_addr("register_fprobe_ips"))
 		result("skip", id, "%s: -%d: this kernel has no fprobe (FPROBE needs "
-		       "DYNAMIC_FTRACE_WITH_REGS and a rethook)", what, err);
+		       "a rethook and pt_regs from ftrace)", what, err);
 	else
 		step_failed(id, what);
 }
