@@ -255,6 +255,31 @@ static int module_btf_fd(const char *mod)
 #define WORD_RET	(-1)	/* the value bpf_get_func_ret() gives (fexit) */
 
 /*
+ * Load @n instructions as a GPL program of @prog_type; a tracing program
+ * attaches as @attach_type to BTF id @btf_id of object @obj_fd (0 or less:
+ * vmlinux). The verifier's log goes to vlog.
+ */
+static int prog_load(int prog_type, int attach_type, int btf_id, int obj_fd,
+		     const struct bpf_insn *insns, int n)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = prog_type;
+	a.expected_attach_type = attach_type;
+	a.attach_btf_id = btf_id;
+	a.attach_btf_obj_fd = obj_fd > 0 ? obj_fd : 0;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)vlog;
+	a.log_size = sizeof(vlog);
+	a.log_level = 1;
+	vlog[0] = 0;
+	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+/*
  * slot[key] = ctx[word]; slot[key].count++; return ret.  For fentry the
  * context words are the arguments, for fexit the return value follows
  * them, for fmod_ret a non-zero return replaces the function's.  @obj_fd
@@ -287,7 +312,6 @@ static int load_prog_id(int obj_fd, int id, int type, int word, int key, int ret
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	int n = 1;
-	union bpf_attr a;
 
 	if (word == WORD_RET) {
 		memcpy(prog, get_ret, sizeof(get_ret));
@@ -295,20 +319,7 @@ static int load_prog_id(int obj_fd, int id, int type, int word, int key, int ret
 	}
 	memcpy(prog + n, count, sizeof(count));
 	n += sizeof(count) / sizeof(count[0]);
-
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACING;
-	a.expected_attach_type = type;
-	a.attach_btf_id = id;
-	a.attach_btf_obj_fd = obj_fd > 0 ? obj_fd : 0;
-	a.insns = (uintptr_t)prog;
-	a.insn_cnt = n;
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	vlog[0] = 0;
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return prog_load(BPF_PROG_TYPE_TRACING, type, id, obj_fd, prog, n);
 }
 
 static int load_prog(const char *func, int type, int word, int key, int ret)
@@ -815,29 +826,43 @@ out:
  */
 #define LABTARGET_CALL "/sys/module/labtarget/parameters/call"
 
-static int labtarget_call(int n, int *sum, int *rejected)
+/*
+ * Write @n to labtarget's parameter @param, which makes the calls, and
+ * read back what it reports into @buf: 0, or -1 with errno set.
+ */
+static int labtarget_param(const char *param, int n, char *buf, size_t size)
 {
-	char buf[64];
+	char path[96];
 	ssize_t len;
 	int fd;
 
-	fd = open(LABTARGET_CALL, O_WRONLY);
+	snprintf(path, sizeof(path), "/sys/module/labtarget/parameters/%s", param);
+	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
-	len = snprintf(buf, sizeof(buf), "%d", n);
+	len = snprintf(buf, size, "%d", n);
 	if (write(fd, buf, len) != len) {
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	fd = open(LABTARGET_CALL, O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
+	len = read(fd, buf, size - 1);
 	close(fd);
 	if (len <= 0)
 		return -1;
 	buf[len] = 0;
+	return 0;
+}
+
+static int labtarget_call(int n, int *sum, int *rejected)
+{
+	char buf[64];
+
+	if (labtarget_param("call", n, buf, sizeof(buf)))
+		return -1;
 	return sscanf(buf, "%d %d", sum, rejected) == 2 ? 0 : -1;
 }
 
@@ -956,7 +981,6 @@ static int load_args_prog(const char *func, int type, int nslots, int key)
 {
 	struct bpf_insn prog[80];
 	int id, fd, i, n = 0, skip, ret;
-	union bpf_attr a;
 
 	id = module_btf_func_id("labtarget", func);
 	if (id < 0) {
@@ -1004,19 +1028,7 @@ static int load_args_prog(const char *func, int type, int nslots, int key)
 		snprintf(vlog, sizeof(vlog), "no BTF object for module labtarget");
 		return -1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACING;
-	a.expected_attach_type = type;
-	a.attach_btf_id = id;
-	a.attach_btf_obj_fd = fd;
-	a.insns = (uintptr_t)prog;
-	a.insn_cnt = n;
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	vlog[0] = 0;
-	ret = sys_bpf(BPF_PROG_LOAD, &a);
+	ret = prog_load(BPF_PROG_TYPE_TRACING, type, id, fd, prog, n);
 	close(fd);
 	return ret;
 }
@@ -1025,26 +1037,9 @@ static int load_args_prog(const char *func, int type, int nslots, int key)
 static int labtarget_args(int n, uint64_t sums[3])
 {
 	char buf[128];
-	ssize_t len;
-	int fd;
 
-	fd = open(LABTARGET_ARGS, O_WRONLY);
-	if (fd < 0)
+	if (labtarget_param("args", n, buf, sizeof(buf)))
 		return -1;
-	len = snprintf(buf, sizeof(buf), "%d", n);
-	if (write(fd, buf, len) != len) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	fd = open(LABTARGET_ARGS, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = 0;
 	return sscanf(buf, "%" SCNu64 " %" SCNu64 " %" SCNu64,
 		      &sums[0], &sums[1], &sums[2]) == 3 ? 0 : -1;
 }
@@ -1403,7 +1398,6 @@ static void test_tail_call(const char *id, int key)
 static int load_kmulti_prog(int sum_key)
 {
 	struct bpf_insn prog[40];
-	union bpf_attr a;
 	int n = 0, skip;
 
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
@@ -1445,18 +1439,7 @@ static int load_kmulti_prog(int sum_key)
 	prog[skip] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, n - skip - 1, 0);
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
-	a.insns = (uintptr_t)prog;
-	a.insn_cnt = n;
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	vlog[0] = 0;
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return prog_load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, 0, prog, n);
 }
 
 static int kmulti_attach(int prog, int ret, const uint64_t *addrs,
@@ -1588,12 +1571,11 @@ static void test_kprobe_multi_many(const char *id, int key)
 	static uint64_t addrs[KMULTI_FNS], cookies[KMULTI_FNS];
 	char line[256], sym[128], type, buf[64];
 	unsigned long long addr, want_sum = 0, fns_sum = 0;
-	int prog[2] = { -1, -1 }, link[2] = { -1, -1 }, r, fd;
+	int prog[2] = { -1, -1 }, link[2] = { -1, -1 }, r;
 	double attach_ms[2], detach_ms[2];
 	unsigned int found = 0, i;
 	struct timespec t0;
 	struct slot s;
-	ssize_t len;
 	FILE *f;
 
 	f = fopen("/proc/kallsyms", "r");
@@ -1627,22 +1609,11 @@ static void test_kprobe_multi_many(const char *id, int key)
 			goto out;
 		}
 	}
-	fd = open("/sys/module/labtarget/parameters/fns", O_WRONLY);
-	if (fd < 0 || write(fd, "3", 1) != 1) {
+	if (labtarget_param("fns", 3, buf, sizeof(buf))) {
 		result("fail", id, "cannot drive labtarget's fns: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		goto out;
 	}
-	close(fd);
-	fd = open("/sys/module/labtarget/parameters/fns", O_RDONLY);
-	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (len > 0) {
-		buf[len] = 0;
-		fns_sum = strtoull(buf, NULL, 0);
-	}
+	fns_sum = strtoull(buf, NULL, 0);
 	for (r = 0; r < 2; r++) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		close(link[r]);
@@ -1697,25 +1668,13 @@ static int load_percpu_counter(int pcpu_fd)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	union bpf_attr a;
-
 	if (id < 0) {
 		errno = -id;
 		snprintf(vlog, sizeof(vlog), "no BTF id for bpf_fentry_test1");
 		return -1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACING;
-	a.expected_attach_type = BPF_TRACE_FENTRY;
-	a.attach_btf_id = id;
-	a.insns = (uintptr_t)prog;
-	a.insn_cnt = sizeof(prog) / sizeof(prog[0]);
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	vlog[0] = 0;
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, 0,
+			 prog, sizeof(prog) / sizeof(prog[0]));
 }
 
 #define STORM_CPUS	64
@@ -1984,23 +1943,14 @@ static int hold_kmulti(const char *func)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	union bpf_attr a;
 	int prog, link;
 
 	if (!addr) {
 		printf("error %d\n", ENOENT);
 		return 1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
-	a.insns = (uintptr_t)insns;
-	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	prog = prog_load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, 0,
+			 insns, sizeof(insns) / sizeof(insns[0]));
 	link = prog < 0 ? -1 : kmulti_attach(prog, 0, &addr, &cookie, 1);
 	if (link < 0) {
 		printf("error %d\n", errno);
@@ -2027,23 +1977,12 @@ static int hold(const char *func)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	union bpf_attr a;
-
 	if (id < 0) {
 		printf("error %d\n", -id);
 		return 1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACING;
-	a.expected_attach_type = BPF_TRACE_FENTRY;
-	a.attach_btf_id = id;
-	a.insns = (uintptr_t)insns;
-	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, 0,
+			 insns, sizeof(insns) / sizeof(insns[0]));
 	link = prog < 0 ? -1 : attach(prog);
 	if (link < 0) {
 		printf("error %d\n", errno);
@@ -2069,7 +2008,6 @@ static int hold_empty(const char *mod, const char *func)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	union bpf_attr a;
 
 	id = builtin ? btf_func_id(func) : module_btf_func_id(mod, func);
 	if (id < 0) {
@@ -2082,18 +2020,8 @@ static int hold_empty(const char *mod, const char *func)
 		printf("error %d\n", errno);
 		return 1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACING;
-	a.expected_attach_type = BPF_TRACE_FENTRY;
-	a.attach_btf_id = id;
-	a.attach_btf_obj_fd = fd;
-	a.insns = (uintptr_t)insns;
-	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
-	a.license = (uintptr_t)"GPL";
-	a.log_buf = (uintptr_t)vlog;
-	a.log_size = sizeof(vlog);
-	a.log_level = 1;
-	prog = sys_bpf(BPF_PROG_LOAD, &a);
+	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, fd,
+			 insns, sizeof(insns) / sizeof(insns[0]));
 	if (prog >= 0)
 		link = attach(prog);
 	if (link < 0) {

@@ -56,36 +56,33 @@ attach() { # USER: 0 if attached
 	K) echo "p:lab_orders $FUNC" >>$TRACING/kprobe_events &&
 	   echo 1 >$TRACING/events/kprobes/lab_orders/enable ;;
 	R) echo $FUNC >$REGS ;;
-	B) rm -f /tmp/orders.bpf	# not the last run's "attached"
-	   /lab/bpftest 1 hold $FUNC >/tmp/orders.bpf 2>&1 &
-	   echo $! >/tmp/orders.bpf.pid
-	   while ! grep -qE '^(attached|error)' /tmp/orders.bpf 2>/dev/null; do
-		kill -0 "$(cat /tmp/orders.bpf.pid)" 2>/dev/null || break
-		sleep 0.1
-	   done
-	   grep -q '^attached' /tmp/orders.bpf ||
-		{ cp /tmp/orders.bpf /tmp/orders.err; bpf_reap; return 1; } ;;
-	M) rm -f /tmp/orders.kmulti
-	   /lab/bpftest 1 hold-kmulti $FUNC >/tmp/orders.kmulti 2>&1 &
-	   echo $! >/tmp/orders.kmulti.pid
-	   while ! grep -qE '^(attached|error)' /tmp/orders.kmulti 2>/dev/null; do
-		kill -0 "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null || break
-		sleep 0.1
-	   done
-	   grep -q '^attached' /tmp/orders.kmulti ||
-		{ cp /tmp/orders.kmulti /tmp/orders.err; kmulti_reap; return 1; } ;;
+	B) hold_start bpf hold $FUNC ;;
+	M) hold_start kmulti hold-kmulti $FUNC ;;
 	esac
 }
 
-kmulti_reap() {
-	kill "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null
-	wait "$(cat /tmp/orders.kmulti.pid)" 2>/dev/null
-	return 0
+# hold_start TAG ARG...: "bpftest 1 ARG..." in the background, holding its
+# program attached, until it says "attached" (0) or fails (1, its output
+# in /tmp/orders.err); hold_stop TAG ends it.
+hold_start() {
+	local tag=$1
+	shift
+	rm -f /tmp/orders.$tag	# not the last run's "attached"
+	/lab/bpftest 1 "$@" >/tmp/orders.$tag 2>&1 &
+	echo $! >/tmp/orders.$tag.pid
+	while ! grep -qE '^(attached|error)' /tmp/orders.$tag 2>/dev/null; do
+		kill -0 "$(cat /tmp/orders.$tag.pid)" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^attached' /tmp/orders.$tag && return 0
+	cp /tmp/orders.$tag /tmp/orders.err
+	hold_stop $tag
+	return 1
 }
 
-bpf_reap() {
-	kill "$(cat /tmp/orders.bpf.pid)" 2>/dev/null
-	wait "$(cat /tmp/orders.bpf.pid)" 2>/dev/null
+hold_stop() {
+	kill "$(cat /tmp/orders.$1.pid)" 2>/dev/null
+	wait "$(cat /tmp/orders.$1.pid)" 2>/dev/null
 	return 0
 }
 
@@ -97,8 +94,8 @@ detach() { # USER
 	K) echo 0 >$TRACING/events/kprobes/lab_orders/enable &&
 	   echo "-:lab_orders" >>$TRACING/kprobe_events ;;
 	R) echo - >$REGS ;;
-	B) bpf_reap ;;
-	M) kmulti_reap ;;
+	B) hold_stop bpf ;;
+	M) hold_stop kmulti ;;
 	esac
 }
 
