@@ -1925,6 +1925,25 @@ static int count_hits(int calls)
  * until the process is killed. Prints "attached", or "error ERRNO".
  */
 /*
+ * The holders' end: "error ERRNO" (and the verifier's log) if @link is
+ * not one, else "attached", and the link is kept until the process is
+ * killed.
+ */
+static int hold_link(int link)
+{
+	if (link < 0) {
+		printf("error %d\n", errno);
+		if (vlog[0])
+			printf("# %.*s\n", 400, vlog);
+		return 1;
+	}
+	printf("attached\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/*
  * A kprobe.multi entry program on kernel function @func (its address from
  * /proc/kallsyms), writing "labkmulti" to the trace buffer on each run,
  * attached until killed: the orders suite's kprobe.multi user.
@@ -1952,16 +1971,7 @@ static int hold_kmulti(const char *func)
 	prog = prog_load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, 0,
 			 insns, sizeof(insns) / sizeof(insns[0]));
 	link = prog < 0 ? -1 : kmulti_attach(prog, 0, &addr, &cookie, 1);
-	if (link < 0) {
-		printf("error %d\n", errno);
-		if (vlog[0])
-			printf("# %.*s\n", 400, vlog);
-		return 1;
-	}
-	printf("attached\n");
-	fflush(stdout);
-	for (;;)
-		pause();
+	return hold_link(link);
 }
 
 static int hold(const char *func)
@@ -1977,6 +1987,7 @@ static int hold(const char *func)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
+
 	if (id < 0) {
 		printf("error %d\n", -id);
 		return 1;
@@ -1984,16 +1995,7 @@ static int hold(const char *func)
 	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, 0,
 			 insns, sizeof(insns) / sizeof(insns[0]));
 	link = prog < 0 ? -1 : attach(prog);
-	if (link < 0) {
-		printf("error %d\n", errno);
-		if (vlog[0])
-			printf("# %.*s\n", 400, vlog);
-		return 1;
-	}
-	printf("attached\n");
-	fflush(stdout);
-	for (;;)
-		pause();
+	return hold_link(link);
 }
 
 /*
@@ -2024,16 +2026,7 @@ static int hold_empty(const char *mod, const char *func)
 			 insns, sizeof(insns) / sizeof(insns[0]));
 	if (prog >= 0)
 		link = attach(prog);
-	if (link < 0) {
-		printf("error %d\n", errno);
-		if (vlog[0])
-			printf("# %.*s\n", 400, vlog);
-		return 1;
-	}
-	printf("attached\n");
-	fflush(stdout);
-	for (;;)
-		pause();
+	return hold_link(link);
 }
 
 int main(int argc, char **argv)
