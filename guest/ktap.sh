@@ -9,10 +9,10 @@ _ktap() { # "ok"|"not ok" ID [DIRECTIVE]
 	echo "$n" >/tmp/ktap.n
 	echo "$1 $n $LAB_ARCH:$2${3:+ # $3}" | tee -a "$KTAP_OUT"
 }
-ktap_diag() { # LINE...
+ktap_diag() { # LINE... (an argument of several lines gives as many)
 	local l
 	for l in "$@"; do
-		echo "# $l"
+		printf '%s\n' "$l" | sed 's/^/# /'
 	done | tee -a "$KTAP_OUT"
 }
 ktap_ok() { _ktap ok "$1"; }

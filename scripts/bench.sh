@@ -33,7 +33,7 @@ one() {
 	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
 	rm -f "$RESULTS/$name.tap"
 	if ! SRC=$src "$LAB/scripts/build.sh" "$a" "$variant" ||
-	   ! SRC=$src "$LAB/scripts/initramfs.sh" "$a" "$variant"; then
+	   ! SRC=$src SUITES=bench "$LAB/scripts/initramfs.sh" "$a" "$variant"; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n' "$name" >"$RESULTS/$name.tap"
 		return 0
 	fi

@@ -39,7 +39,7 @@ for c in $commits; do
 		continue
 	fi
 	if [ -n "${BOOT:-}" ]; then
-		SRC=$wt OUT_DIR=$out "$LAB/scripts/initramfs.sh" "$ARCH_NAME" &&
+		SRC=$wt OUT_DIR=$out SUITES=startup "$LAB/scripts/initramfs.sh" "$ARCH_NAME" &&
 		SRC=$wt OUT_DIR=$out SUITES=startup "$LAB/scripts/boot.sh" "$ARCH_NAME" ||
 			bad=$((bad + 1))
 	fi

@@ -3,6 +3,8 @@
 # no network), run the guest suites and write build/results/ARCH.tap.
 #   SUITES=a,b     only these guest suites (default: all)
 #   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
+#   BPF_SELFTESTS=a,b  test_progs tests of the bpf-selftests suite
+#                  (default: guest/t-bpf-selftests.sh's list)
 #   TIMEOUT=S      kill the guest after S seconds (default 2400: a cold
 #                  make check's riscv64 guest, sharing the two host CPUs
 #                  with the x86_64 build, took 1451 s once)
@@ -32,6 +34,7 @@ append="$append${BPF_TRAMP_PATH:+ lab.bpf_path=$BPF_TRAMP_PATH}"
 append="$append${KERNEL_ARGS:+ $KERNEL_ARGS}"
 [ -n "${SUITES:-}" ] && append="$append lab.suites=$SUITES"
 [ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"
+[ -n "${BPF_SELFTESTS:-}" ] && append="$append lab.bpf_selftests=$BPF_SELFTESTS"
 
 step "boot $tag: $QEMU $QEMU_ARGS (TCG, 2 vCPUs)"
 start=$(date +%s)

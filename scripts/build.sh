@@ -1,7 +1,8 @@
 #!/bin/bash
 # build.sh ARCH [VARIANT]: build build/linux out of tree into
 # build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
-# configs/common.config, configs/ARCH.config and configs/VARIANT.config;
+# configs/common.config, configs/bpf-selftests.config, the BPF selftests'
+# own config, configs/ARCH.config and configs/VARIANT.config;
 # configs/VARIANT.env, if there, names the variant's toolchain or the
 # config it starts from (BASE_CONFIG).
 # SRC=DIR builds another tree (make bench: mainline).
@@ -12,37 +13,19 @@ variant=${2:-}
 [ -n "$variant" ] && OUT=$OUT-$variant
 [ -n "${OUT_DIR:-}" ] && OUT=$OUT_DIR
 [ -e "$SRC/Makefile" ] || die "no kernel tree at $SRC: run 'make tree'"
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-# Paths under the clone are hashed relative to it, and the working
-# directory not at all, so that a fresh clone elsewhere (CI) hits the
-# objects another clone compiled.
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LAB} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 mkdir -p "$OUT" "$LOGS"
+ccache_env
 ccache -M 8G >/dev/null 2>&1 || true
-
-# A variant may build with LLVM: configs/VARIANT.env sets LLVM to the
-# suffix of Debian's versioned tools (LLVM=-16: clang-16, ld.lld-16, ...).
-LLVM= BASE_CONFIG=
-if [ -n "$variant" ] && [ -f "$LAB/configs/$variant.env" ]; then
-	. "$LAB/configs/$variant.env"
-fi
-cc=${CROSS_COMPILE}gcc
-[ -z "$LLVM" ] || cc=clang$LLVM
-# The kernels carry debug info for BTF, which takes DWARF's types, not
-# where each variable lives: GCC's variable tracking is turned off (12
-# large files of the arm64 kernel compiled one after the other in 35.1 s
-# instead of 39.3 s). -g never changes the code (ftrace.o's .text was
-# compared equal). KCFLAGS in the environment, even empty, replaces this.
-[ -n "$LLVM" ] || : "${KCFLAGS=-fno-var-tracking -fno-var-tracking-assignments}"
-kmake() {
-	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
-		CC="ccache $cc" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} "$@"
-}
+load_variant "$variant"
 
 # A variant with a BASE_CONFIG of its own (configs/VARIANT.env names the
 # script that writes it) starts from that instead of tinyconfig and the
 # lab's fragments: only the variant's fragments go on top.
-frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
+# The BPF selftests' own config comes from the lab's tree (build/linux)
+# even when SRC is another (make bench's mainline): both kernels of a
+# comparison then get the same list.
+frags="$LAB/configs/common.config $LAB/configs/bpf-selftests.config
+	$BUILD/linux/tools/testing/selftests/bpf/config $LAB/configs/$ARCH_NAME.config"
 [ -z "$BASE_CONFIG" ] || frags=
 # a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
 if [ -n "$variant" ]; then

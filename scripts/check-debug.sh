@@ -25,12 +25,14 @@ start=$(date +%s)
 "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
 mkdir -p "$RESULTS"
+suites=${SUITES:-startup,kunit,ftracetest,samples,sharing,bpf,leaks}
 names=
 booted=
 for a in $arches; do
 	names="$names $a-debug"
 	rm -f "$RESULTS/$a-debug.tap"
-	if ! "$LAB/scripts/build.sh" "$a" debug || ! "$LAB/scripts/initramfs.sh" "$a" debug; then
+	if ! "$LAB/scripts/build.sh" "$a" debug ||
+	   ! SUITES=$suites "$LAB/scripts/initramfs.sh" "$a" debug; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s-debug:build\n# see build/logs/\n' "$a" \
 			>"$RESULTS/$a-debug.tap"
 		continue
@@ -44,8 +46,7 @@ for a in $booted; do
 	args="lab.ftracetest=direct/kprobe-direct.tc"
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
 	[ "$a" = x86_64 ] && args="$args acpi=noirq"
-	SUITES=${SUITES:-startup,kunit,ftracetest,samples,sharing,bpf,leaks} \
-		KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-3600} \
+	SUITES=$suites KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-3600} \
 		"$LAB/scripts/boot.sh" "$a" debug || true
 done
 # shellcheck disable=SC2086 # one name per word

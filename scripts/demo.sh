@@ -9,7 +9,7 @@ start=$(date +%s)
 "$LAB/scripts/deps.sh" "$arch"
 "$LAB/scripts/tree.sh"
 "$LAB/scripts/build.sh" "$arch"
-"$LAB/scripts/initramfs.sh" "$arch"
+SUITES=demo "$LAB/scripts/initramfs.sh" "$arch"
 rc=0
 RESULT_NAME=$arch-demo SUITES=demo VERBOSE=1 "$LAB/scripts/boot.sh" "$arch" || rc=$?
 echo

@@ -6,9 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-$ALL_ARCHES}
+# clang-16 to zlib1g-dev: the BPF selftests (scripts/bpf-selftests.sh)
 pkgs="gcc make bc flex bison libelf-dev libssl-dev dwarves cpio ccache
       xz-utils kmod rsync perl python3 python3-ply git busybox-static
-      libc6-dev ${EXTRA_PACKAGES:-}"
+      libc6-dev clang-16 llvm-16 lld-16 pkg-config zlib1g-dev libzstd-dev
+      ${EXTRA_PACKAGES:-}"
 for a in $arches; do
 	load_arch "$a"
 	pkgs="$pkgs $QEMU_PACKAGE $CROSS_PACKAGES"
