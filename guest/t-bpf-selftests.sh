@@ -7,14 +7,14 @@
 # without subtests bpf-selftests:TEST. test_progs' OK is a pass, SKIP a
 # skip and FAIL a failure, each of the last two with the lines the test
 # logged before it; a test that ends without its result line (a crash,
-# the time limit) fails as a whole.
+# the time limit) fails as a whole. A test that fails runs once more.
 . /lab/ktap.sh
 
 D=/lab/bpf-selftests
-# The tests the issue names (the trampoline tests, the LSM and local
-# storage ones behind them, struct_ops, kprobe.multi), then the other
-# tests this tree's DENYLIST.s390x denies for want of a trampoline
-# ("(trampoline)"), which is what 6.1's arm64 and riscv64 lacked too;
+# The trampoline tests and those around them (BPF LSM and local
+# storage, struct_ops, kfuncs, struct arguments, kprobe.multi), then
+# the other tests this tree's DENYLIST.s390x denies for want of a
+# trampoline ("(trampoline)"), which 6.1's arm64 and riscv64 lacked too;
 # but for three that need what a busybox guest has not: test_ima (an
 # ext2 image on a loop device, made by ima_setup.sh with mkfs and
 # losetup), xdp_bonding and setget_sockopt (veth and bond links, which

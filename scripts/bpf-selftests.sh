@@ -51,20 +51,19 @@ done
 export PATH="$wrap:$PATH"
 
 # The target's compilers: the cross GCC, and clang for the two small
-# programs the runner links with it (urandom_read and its library); the
-# BPF objects override clang's target with their own.
-# The cross GCC keeps its own C library (libc6-dev-ARCH-cross, glibc
-# 2.36) ahead of the sysroot's, and test_progs links statically against
-# it and the sysroot's libelf, zlib and libzstd; clang links the
-# runner's two helper programs wholly against the sysroot. Where the
+# programs the runner links with it (urandom_read and its library; the
+# BPF objects override clang's target with their own). The cross GCC
+# keeps its own C library (libc6-dev-ARCH-cross, glibc 2.36) ahead of
+# the sysroot's, and test_progs links statically against it and the
+# sysroot's libelf, zlib and libzstd; clang links the two helper
+# programs wholly against the sysroot. Where the
 # sysroot's libraries need a newer C library (arches/ARCH.env:
 # SELFTESTS_LINK=dynamic, with why) everything links against the
 # sysroot's own, dynamically, and initramfs.sh copies the shared
-# libraries into the guest. The one other program linked against a
-# shared library of the sysroot, sign-file (libcrypto), finds it and the
-# sysroot's C library through the sysroot's pkg-config file.
-# SELFTESTS_CLANG_FLAGS: arches/ARCH.env.
-cc=${CROSS_COMPILE}gcc clang="clang-16 ${SELFTESTS_CLANG_FLAGS:-}" pkgconf=pkg-config
+# libraries into the guest. sign-file, the one other program linked
+# against a shared library of the sysroot (libcrypto), links as
+# test_progs does. SELFTESTS_CLANG_FLAGS: arches/ARCH.env.
+cc=${CROSS_COMPILE}gcc clang="clang-16 ${SELFTESTS_CLANG_FLAGS:-}"
 static=-static
 [ "${SELFTESTS_LINK:-static}" = dynamic ] && static=
 if [ -n "$CROSS_COMPILE" ]; then
@@ -73,8 +72,6 @@ if [ -n "$CROSS_COMPILE" ]; then
 	cc="$cc --sysroot=$sysroot"
 	[ -n "$static" ] || cc="$cc -L$sysroot/usr/lib/$triple"
 	clang="$clang --target=$triple --sysroot=$sysroot"
-	pkgconf="env PKG_CONFIG_SYSROOT_DIR=$sysroot"
-	pkgconf="$pkgconf PKG_CONFIG_LIBDIR=$sysroot/usr/lib/$triple/pkgconfig pkg-config"
 fi
 # -static in LDLIBS, which only the runner's own links use (LDFLAGS would
 # reach libbpf's shared library too); libzstd: a libelf built with zstd
@@ -82,7 +79,7 @@ fi
 # above.
 smake() {
 	make -C "$sel" OUTPUT="$dest" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" HOSTCC=gcc CLANG="$clang" HOSTPKG_CONFIG="$pkgconf" \
+		CC="$cc" HOSTCC=gcc CLANG="$clang" \
 		LLC=llc-16 LLVM_STRIP=llvm-strip-16 LLVM_OBJCOPY=llvm-objcopy-16 \
 		VMLINUX_BTF="$OUT/vmlinux" \
 		LDLIBS="$static -lelf -lz -lzstd -lrt -lpthread" \

@@ -29,13 +29,20 @@ done
 EXTRA_PACKAGES="${EXTRA_PACKAGES:-}$extra" "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
 mkdir -p "$RESULTS"
+# variant_suites VARIANT: the suites its guest runs: SUITES if given,
+# else the variant's own (configs/VARIANT.env: SUITES), else all
+variant_suites() {
+	local f=$LAB/configs/$1.env
+	[ -z "${SUITES:-}" ] && [ -f "$f" ] && (. "$f"; echo "${SUITES:-}") || echo "${SUITES:-}"
+}
 names=
 booted=
 for p in $pairs; do
 	a=${p%%:*} v=${p#*:}
 	names="$names $a-$v"
 	rm -f "$RESULTS/$a-$v.tap"
-	if ! "$LAB/scripts/build.sh" "$a" "$v" || ! "$LAB/scripts/initramfs.sh" "$a" "$v"; then
+	if ! "$LAB/scripts/build.sh" "$a" "$v" ||
+	   ! SUITES=$(variant_suites "$v") "$LAB/scripts/initramfs.sh" "$a" "$v"; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:build\n# see build/logs/\n' "$a" "$v" \
 			>"$RESULTS/$a-$v.tap"
 		continue
@@ -63,6 +70,7 @@ for p in $booted; do
 	[ -f "$f" ] && t=$(. "$f"; echo "${GUEST_TIMEOUT:-}")
 	[ -f "$f" ] && k=$(. "$f"; echo "${KERNEL_ARGS:-}")
 	TIMEOUT=${TIMEOUT:-$t} KERNEL_ARGS="${KERNEL_ARGS:-$k}" \
+		SUITES=$(variant_suites "${p#*:}") \
 		"$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
 done
 # shellcheck disable=SC2086 # one name per word
