@@ -5,9 +5,10 @@
 #   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
 #   BPF_SELFTESTS=a,b  test_progs tests of the bpf-selftests suite
 #                  (default: guest/t-bpf-selftests.sh's list)
-#   TIMEOUT=S      kill the guest after S seconds (default 2400: a cold
+#   TIMEOUT=S      kill the guest after S seconds (default 3000: a cold
 #                  make check's riscv64 guest, sharing the two host CPUs
-#                  with the x86_64 build, took 1451 s once)
+#                  with the x86_64 and arm64 builds, took 1944 s with the
+#                  BPF selftests)
 #   VERBOSE=1      show the guest's diagnostic lines too, as they come
 #   RESULT_NAME=N  results as build/results/N.tap (default: ARCH[-VARIANT])
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +40,7 @@ append="$append${KERNEL_ARGS:+ $KERNEL_ARGS}"
 step "boot $tag: $QEMU $QEMU_ARGS (TCG, 2 vCPUs)"
 start=$(date +%s)
 # shellcheck disable=SC2086 # QEMU_ARGS holds several words
-timeout "${TIMEOUT:-2400}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp 2 -m 1024 \
+timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp 2 -m 1024 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 	-serial "file:$console" \
@@ -83,7 +84,7 @@ if grep -q '^# lab: done' "$raw"; then
 	host ok guest:complete
 else
 	why="exit $rc"
-	[ "$rc" = 124 ] && why="killed after ${TIMEOUT:-2400} s"
+	[ "$rc" = 124 ] && why="killed after ${TIMEOUT:-3000} s"
 	host "not ok" guest:complete "the guest did not finish ($why); console tail:
 $(tail -n 25 "$console")"
 fi
