@@ -28,7 +28,18 @@ TESTS="fentry_test fexit_test fentry_fexit fexit_stress fexit_sleep
 	atomics sk_storage_tracing skc_to_unix_sock socket_cookie timer_mim
 	timer_crash trace_ext vmlinux xdp_bpf2bpf map_kptr cb_refs
 	htab_update lru_bug bpf_mod_race unpriv_bpf_disabled"
-[ -n "${LAB_BPF_SELFTESTS:-}" ] && TESTS=$LAB_BPF_SELFTESTS
+# Subtests left out of that list, each reported as a skip with its
+# reason: bpf_cookie/perf_event samples a CPU-clock perf event and is no
+# trampoline test; it expects a 1 ms sample while a loop of a million
+# increments runs, and on a loaded host TCG ran the loop without one:
+# on arm64 its first and its repeated run both failed in two make check
+# runs with kernel builds sharing the host's CPUs with the guest (one of
+# them cold), the same way each time (pe_res2: 0); it passed alone.
+DENY="bpf_cookie/perf_event"
+if [ -n "${LAB_BPF_SELFTESTS:-}" ]; then
+	TESTS=$LAB_BPF_SELFTESTS
+	DENY=
+fi
 LIMIT=600
 
 if [ ! -x $D/test_progs ]; then
@@ -58,8 +69,12 @@ ktap_diag "LSMs: $(cat /sys/kernel/security/lsm 2>/dev/null)"
 # the last 20 lines it logged; "NONE TEST STATUS" when test_progs ended
 # without the test's result line.
 run_test() {
-	local rc=0
-	timeout $LIMIT ./test_progs -v -a "$1" >/tmp/tp.$2.out 2>&1 || rc=$?
+	local rc=0 d deny=
+	for d in $DENY; do
+		case $d in "$1"/*) deny="$deny -d $d" ;; esac
+	done
+	# shellcheck disable=SC2086 # one option per word
+	timeout $LIMIT ./test_progs -v -a "$1" $deny >/tmp/tp.$2.out 2>&1 || rc=$?
 	awk -v t="$1" -v rc=$rc '
 		function flush(id, res,   i, from, why) {
 			from = (nlog > 20) ? nlog - 20 : 0
@@ -89,9 +104,8 @@ cd $D || exit 0
 for t in $TESTS; do
 	run_test "$t" 1
 	# A test that fails runs once more (as ftracetest's do): some time
-	# their work against the clock (bpf_cookie/perf_event expects a 1 ms
-	# CPU-clock sample within a loop of a million increments), which TCG
-	# can miss. A pass on the second run says so ("# retried:").
+	# their work against the clock, which TCG can miss. A pass on the
+	# second run says so ("# retried:").
 	last=1
 	if grep -qE '^(FAIL|NONE) ' /tmp/tp.1.res; then
 		run_test "$t" 2
@@ -113,4 +127,9 @@ for t in $TESTS; do
 		"#") ktap_diag "$id${why:+ $why}" ;;
 		esac
 	done </tmp/tp.$last.res
+	for d in $DENY; do
+		case $d in
+		"$t"/*) ktap_skip "bpf-selftests:$d" "not run: a perf_event sample, no trampoline; on a loaded host TCG misses the 1 ms sample it expects (t-bpf-selftests.sh)" ;;
+		esac
+	done
 done
