@@ -69,6 +69,9 @@ if grep -q ' ftrace_regs_caller$' /proc/kallsyms; then
 else
 	ktap_skip bench:ops-regs "no DYNAMIC_FTRACE_WITH_REGS on this kernel"
 fi
+# the ops among 10 and 100 others registered on another function
+timed ops-10
+timed ops-100
 timed kprobe
 
 # The function tracer, writing each call to the ring buffer
