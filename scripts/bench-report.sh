@@ -96,7 +96,7 @@ for a in $arches; do
 		awk -v o="$ox" -v x="$mx" 'BEGIN { printf "    %s: direct-ops x%s, at most half of mainline x%s\n",
 			(o <= x / 2) ? "met" : "missed", o, x }'
 	fi
-	# one ops among 100 registered on other functions, against the ops
+	# one ops among 100 registered on another function, against the ops
 	# alone: a site that knows its ops does not pay for the others
 	for t in "$ours" "$main"; do
 		o1=$(figure "$t" ops 3) o100=$(figure "$t" ops-100 3)
