@@ -33,6 +33,11 @@ if echo "p:lab_orders_regs $FUNC" >>$TRACING/kprobe_events; then
 	grep -q " $FUNC+0x.*\[FTRACE\]" /sys/kernel/debug/kprobes/list && WITH_REGS=1
 	echo "-:lab_orders_regs" >>$TRACING/kprobe_events
 fi
+# Direct callers ask for pt_regs where only the REGS trampoline goes on to
+# them (x86_64, s390x); riscv64's ftrace_caller goes on to them too
+# (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
+DIRECT_REGS=$WITH_REGS
+[ "$(uname -m)" = riscv64 ] && DIRECT_REGS=
 # Pairs exist where the kernel has their func (CALL_OPS with direct calls),
 # which an arm64 kernel built with GCC -Os or with clang's CFI does not,
 # nor riscv64 at -Os.
@@ -126,7 +131,7 @@ expect_record() {
 		   n=$((n + 1)) r=1 ;;
 		R) n=$((n + 1)) r=1 ;;	# SAVE_REGS is kept even where there are no pt_regs
 		M) n=$((n + 1)); [ -n "$WITH_REGS" ] && r=1 ;;
-		D|B) n=$((n + 1)) d=1; [ -n "$WITH_REGS" ] && r=1 ;;
+		D|B) n=$((n + 1)) d=1; [ -n "$DIRECT_REGS" ] && r=1 ;;
 		G) n=$((n + 1)) g=1 ;;
 		*) n=$((n + 1)) ;;
 		esac
