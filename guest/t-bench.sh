@@ -93,7 +93,7 @@ hold_bpf() {
 	local i=0
 	/lab/bpftest 1 hold-empty "$1" "$2" >/tmp/bench-bpf.out 2>&1 &
 	bpf_pid=$!
-	while [ $i -lt 100 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
+	while [ $i -lt 300 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
 		sleep 0.2
 		i=$((i + 1))
 	done

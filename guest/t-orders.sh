@@ -16,9 +16,9 @@
 # user sees its hits and no detached one does, and enabled_functions
 # shows the user count and the R, I and D flags the model below expects;
 # at the end nothing is left on the function. Where sites hand their ops
-# to ftrace_caller (CALL_OPS: arm64 at -O2, riscv64), a direct caller and
-# exactly one other user are handed over as a pair, shown as
-# "ops: ... + direct".
+# to ftrace_caller (CALL_OPS: arm64 at -O2, riscv64) or call a trampoline
+# made for the two (x86_64), a direct caller and exactly one other user
+# are served as a pair, shown as "ops: ... + direct".
 . /lab/ktap.sh
 
 FUNC=wake_up_process
@@ -34,13 +34,13 @@ if echo "p:lab_orders_regs $FUNC" >>$TRACING/kprobe_events; then
 	echo "-:lab_orders_regs" >>$TRACING/kprobe_events
 fi
 # Direct callers ask for pt_regs where only the REGS trampoline goes on to
-# them (x86_64, s390x); riscv64's ftrace_caller goes on to them too
-# (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
+# them (s390x); the ftrace_caller of riscv64 and x86_64 goes on to them
+# too (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
 DIRECT_REGS=$WITH_REGS
-[ "$(uname -m)" = riscv64 ] && DIRECT_REGS=
-# Pairs exist where the kernel has their func (CALL_OPS with direct calls),
-# which an arm64 kernel built with GCC -Os or with clang's CFI does not,
-# nor riscv64 at -Os.
+case "$(uname -m)" in riscv64|x86_64) DIRECT_REGS= ;; esac
+# Pairs exist where the kernel has their func (CALL_OPS with direct calls,
+# or x86_64's pair trampolines), which an arm64 kernel built with GCC -Os
+# or with clang's CFI does not, nor riscv64 at -Os.
 CALL_OPS=
 grep -q ' ftrace_call_pair_func$' /proc/kallsyms && CALL_OPS=1
 # Without ftrace_graph_func (riscv64), the graph tracer is called from the

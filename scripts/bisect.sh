@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
+"$LAB/scripts/deps.sh" "$ARCH_NAME"
 wt=$BUILD/bisect
 out=$BUILD/out/bisect-$ARCH_NAME
 "$LAB/scripts/tree.sh"
