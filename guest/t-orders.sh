@@ -36,8 +36,13 @@ fi
 # Direct callers ask for pt_regs where only the REGS trampoline goes on to
 # them (s390x); the ftrace_caller of riscv64 and x86_64 goes on to them
 # too (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
+# x86_64's does from the series' patch that adds ftrace_caller_jmp: the
+# kernel says which, so that a bisect step gets the model it has.
 DIRECT_REGS=$WITH_REGS
-case "$(uname -m)" in riscv64|x86_64) DIRECT_REGS= ;; esac
+case "$(uname -m)" in
+riscv64) DIRECT_REGS= ;;
+x86_64) grep -q ' ftrace_caller_jmp$' /proc/kallsyms && DIRECT_REGS= ;;
+esac
 # Pairs exist where the kernel has their func (CALL_OPS with direct calls,
 # or x86_64's pair trampolines), which an arm64 kernel built with GCC -Os
 # or with clang's CFI does not, nor riscv64 at -Os.
