@@ -17,7 +17,7 @@ S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
 	series-check check-extra check-bisect check-debug check-variants check-distro \
-	bench demo clean
+	bench icount demo clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -31,6 +31,7 @@ help:
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
+	@echo "make icount [BENCH_ARCHS='...'] instructions of a traced call, ours against mainline 6.12, by function"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)
@@ -76,6 +77,9 @@ check-distro:
 
 bench:
 	@$(S)/bench.sh $(BENCH_ARCHS)
+
+icount:
+	@$(S)/icount.sh $(BENCH_ARCHS)
 
 demo:
 	@$(S)/demo.sh $(ARCH)

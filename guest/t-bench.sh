@@ -49,6 +49,14 @@ elif ! modprobe "$MOD" 2>/tmp/modprobe.err; then
 	exit 0
 fi
 unload() { [ -n "$builtin" ] || rmmod "$MOD"; }
+# make icount: each mode calls the function LAB_BENCH_CALLS times in all,
+# for a debugger to step through; the times are then meaningless.
+if [ -n "${LAB_BENCH_CALLS:-}" ]; then
+	echo "$LAB_BENCH_CALLS" >/sys/module/ftrace_direct_bench/parameters/loops &&
+		echo 1 >/sys/module/ftrace_direct_bench/parameters/repeats ||
+		{ ktap_fail bench:calls "cannot set $LAB_BENCH_CALLS calls a mode"; unload; exit 0; }
+	ktap_diag "bench calls: $LAB_BENCH_CALLS a mode"
+fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 tracing_reset
 timed untraced || { unload; exit 0; }

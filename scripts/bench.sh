@@ -37,10 +37,10 @@ one() {
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n' "$name" >"$RESULTS/$name.tap"
 		return 0
 	fi
-	# 6.12 on x86_64 under TCG failed its IO-APIC timer check ("IO-APIC +
-	# timer doesn't work!" panic): the check, not the timer, is what fails
-	args="mitigations=off"
-	[ "$a" = x86_64 ] && args="$args no_timer_check"
+	# what the arch needs on both kernels (BENCH_KERNEL_ARGS, arches/ARCH.env)
+	BENCH_KERNEL_ARGS=
+	load_arch "$a"
+	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS}"
 	for i in $(seq 1 "$BOOTS"); do
 		step "bench: $name, boot $i of $BOOTS"
 		SUITES=bench KERNEL_ARGS="$args" RESULT_NAME=$name-$i TIMEOUT=${TIMEOUT:-1200} \

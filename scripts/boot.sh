@@ -11,6 +11,8 @@
 #                  BPF selftests)
 #   VERBOSE=1      show the guest's diagnostic lines too, as they come
 #   RESULT_NAME=N  results as build/results/N.tap (default: ARCH[-VARIANT])
+#   QEMU_GDB=PORT  the guest waits, stopped, for a debugger on that local
+#                  TCP port (make icount)
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
@@ -45,7 +47,8 @@ timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp 2
 	-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 	-serial "file:$console" \
 	-chardev "file,id=ktap,path=$raw" -device "$VIRTIO_SERIAL" \
-	-device virtserialport,chardev=ktap,name=lab.ktap &
+	-device virtserialport,chardev=ktap,name=lab.ktap \
+	${QEMU_GDB:+-gdb tcp:127.0.0.1:$QEMU_GDB -S} &
 qpid=$!
 seen=0
 show_new() {
