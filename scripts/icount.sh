@@ -8,10 +8,11 @@
 # stopped until gdb is attached to QEMU's gdbstub. gdb stops at every
 # call of ftrace_bench_target() and single-steps it from its first
 # instruction until it is back in its caller; QEMU steps with interrupts
-# and timers masked, so that only the call's own path is counted (QEMU
-# 7.2 once let a timer interrupt in on riscv64: such a count is wrong and
-# shows scheduler_tick() among its functions). The i-th call is the i-th
-# mode of the suite's "# bench:" lines.
+# and timers masked, so that only the call's own path is counted (on
+# riscv64 the function tracer's call goes on into a scheduler tick after
+# its trace clock's rdtime, with no trap entry stepped: such a count is
+# wrong and shows scheduler_tick() among its functions; README). The
+# i-th call is the i-th mode of the suite's "# bench:" lines.
 #
 # Writes build/results/icount-NAME.log (every instruction stepped, by
 # call) and build/results/icount-ARCH.txt: per mode, the instructions
