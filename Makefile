@@ -31,7 +31,7 @@ help:
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
-	@echo "make icount [BENCH_ARCHS='...'] instructions of a traced call, ours against mainline 6.12, by function"
+	@echo "make icount [BENCH_ARCHS='...'] [ICOUNT_MODES=a,b] instructions of a traced call, ours against mainline 6.12, by function"
 
 deps:
 	@$(S)/deps.sh $(ARCHS)

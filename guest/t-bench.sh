@@ -11,11 +11,20 @@ MOD=ftrace-direct-bench
 RUN=/sys/module/ftrace_direct_bench/parameters/run
 FUNC=ftrace_bench_target
 
+# want LABEL: true unless lab.bench_modes= names other modes only (make
+# icount ICOUNT_MODES=...: step through some modes, not all)
+want() {
+	[ -z "${LAB_BENCH_MODES:-}" ] && return 0
+	case " $LAB_BENCH_MODES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # timed MODE [LABEL]: write MODE to the module, report its line as LABEL.
 # The ratio is the module's: to an untraced twin of the function, timed in
-# the same repeats.
+# the same repeats. A mode lab.bench_modes= leaves out is not run at all.
 timed() {
 	local mode=$1 label=${2:-$1} line ns ratio
+	want "$label" || return 0
 	if ! echo "$mode" 2>/tmp/bench.err >$RUN; then
 		ktap_fail "bench:$label" "$(cat /tmp/bench.err)" "$(dmesg | tail -n 3)"
 		return 1
@@ -83,18 +92,20 @@ timed ops-100
 timed kprobe
 
 # The function tracer, writing each call to the ring buffer
-echo "$FUNC" >$TRACING/set_ftrace_filter
-echo function >$TRACING/current_tracer
-timed attached function-tracer
-# counted before the tracer goes: changing current_tracer empties the buffer
-n=$(grep -c "$FUNC" $TRACING/trace)
-echo nop >$TRACING/current_tracer
-if [ "$n" -gt 0 ]; then
-	ktap_ok bench:function-tracer:seen
-else
-	ktap_fail bench:function-tracer:seen "no $FUNC in the trace buffer"
+if want function-tracer; then
+	echo "$FUNC" >$TRACING/set_ftrace_filter
+	echo function >$TRACING/current_tracer
+	timed attached function-tracer
+	# counted before the tracer goes: changing current_tracer empties the buffer
+	n=$(grep -c "$FUNC" $TRACING/trace)
+	echo nop >$TRACING/current_tracer
+	if [ "$n" -gt 0 ]; then
+		ktap_ok bench:function-tracer:seen
+	else
+		ktap_fail bench:function-tracer:seen "no $FUNC in the trace buffer"
+	fi
+	tracing_reset
 fi
-tracing_reset
 
 # hold_bpf MOD FUNC: an empty BPF fentry program on FUNC until release_bpf
 hold_bpf() {
@@ -113,29 +124,35 @@ release_bpf() {
 }
 
 # An empty BPF fentry program, attached while the module times the calls
-if hold_bpf "$btf" "$FUNC"; then
-	timed attached bpf-fentry
-else
-	ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+if want bpf-fentry; then
+	if hold_bpf "$btf" "$FUNC"; then
+		timed attached bpf-fentry
+	else
+		ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+	fi
+	release_bpf
 fi
-release_bpf
 
 # function_graph on the function, then again while a BPF trampoline sits
 # on another function: what a direct caller elsewhere costs the graph
 # tracer's entry.
-echo "$FUNC" >$TRACING/set_graph_function
-echo "$FUNC" >$TRACING/set_ftrace_filter
-echo function_graph >$TRACING/current_tracer
-timed attached function-graph
-if hold_bpf vmlinux bpf_fentry_test1; then
-	timed attached function-graph-bpf
-else
-	ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+if want function-graph || want function-graph-bpf; then
+	echo "$FUNC" >$TRACING/set_graph_function
+	echo "$FUNC" >$TRACING/set_ftrace_filter
+	echo function_graph >$TRACING/current_tracer
+	timed attached function-graph
+	if ! want function-graph-bpf; then
+		:
+	elif hold_bpf vmlinux bpf_fentry_test1; then
+		timed attached function-graph-bpf
+	else
+		ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+	fi
+	want function-graph-bpf && release_bpf
+	echo nop >$TRACING/current_tracer
+	echo >$TRACING/set_graph_function
+	tracing_reset
 fi
-release_bpf
-echo nop >$TRACING/current_tracer
-echo >$TRACING/set_graph_function
-tracing_reset
 
 timed untraced untraced-again
 unload || ktap_fail bench:rmmod "rmmod $MOD failed"

@@ -13,6 +13,9 @@
 # its trace clock's rdtime, with no trap entry stepped: such a count is
 # wrong and shows scheduler_tick() among its functions; README). The
 # i-th call is the i-th mode of the suite's "# bench:" lines.
+# ICOUNT_MODES=untraced,bpf-fentry (lab.bench_modes=): those modes only,
+# the others not run at all, so that a mode after one whose count goes
+# wrong can still be counted.
 #
 # Writes build/results/icount-NAME.log (every instruction stepped, by
 # call) and build/results/icount-ARCH.txt: per mode, the instructions
@@ -86,6 +89,7 @@ one() {
 		{ warn "$name: no ftrace_bench_target or __schedule in $out/System.map"; return 1; }
 	# make bench's command line, one call a mode, no KASLR (System.map)
 	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS} nokaslr lab.bench_calls=1"
+	args="$args${ICOUNT_MODES:+ lab.bench_modes=$ICOUNT_MODES}"
 	port=$((20000 + RANDOM % 20000))
 	step "icount: $name, gdb on port $port"
 	QEMU_GDB=$port SUITES=bench KERNEL_ARGS="$args" RESULT_NAME=$name TIMEOUT=1800 \
