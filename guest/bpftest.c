@@ -2024,6 +2024,11 @@ static int hold_empty(const char *mod, const char *func)
 	}
 	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, fd,
 			 insns, sizeof(insns) / sizeof(insns[0]));
+	/* the bench times native code, as a distribution runs it */
+	if (prog >= 0 && !jited(prog)) {
+		printf("error the program was not JITed (net.core.bpf_jit_enable?)\n");
+		return 1;
+	}
 	if (prog >= 0)
 		link = attach(prog);
 	return hold_link(link);

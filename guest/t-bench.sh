@@ -67,6 +67,11 @@ if [ -n "${LAB_BENCH_CALLS:-}" ]; then
 	ktap_diag "bench calls: $LAB_BENCH_CALLS a mode"
 fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+# BPF programs as native code, as distributions run them: riscv64's 6.1
+# and 6.12 leave the JIT off by default (no ARCH_WANT_DEFAULT_BPF_JIT),
+# and their bpf-fentry would time the interpreter (hold_bpf refuses that)
+echo 1 >/proc/sys/net/core/bpf_jit_enable ||
+	ktap_diag "cannot turn the BPF JIT on"
 tracing_reset
 timed untraced || { unload; exit 0; }
 timed direct
