@@ -146,14 +146,14 @@ if want function-graph || want function-graph-bpf; then
 	echo "$FUNC" >$TRACING/set_ftrace_filter
 	echo function_graph >$TRACING/current_tracer
 	timed attached function-graph
-	if ! want function-graph-bpf; then
-		:
-	elif hold_bpf vmlinux bpf_fentry_test1; then
-		timed attached function-graph-bpf
-	else
-		ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+	if want function-graph-bpf; then
+		if hold_bpf vmlinux bpf_fentry_test1; then
+			timed attached function-graph-bpf
+		else
+			ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+		fi
+		release_bpf
 	fi
-	want function-graph-bpf && release_bpf
 	echo nop >$TRACING/current_tracer
 	echo >$TRACING/set_graph_function
 	tracing_reset
