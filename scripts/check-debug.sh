@@ -8,10 +8,10 @@
 # All kernels are built first and the guests then boot one after the
 # other, so that no guest shares the two host CPUs with a build.
 #
-# x86_64 boots with acpi=noirq: on the debug kernel the AML interpreter
-# is slow enough that QEMU's _PRT method hit ACPI's 30 s loop timeout,
-# leaving the virtio port without an interrupt (no results at all). PCI
-# interrupts then come from the PIRQ table; CPUs still from ACPI's MADT.
+# An architecture's env may add words to the debug kernel's command line
+# (DEBUG_KERNEL_ARGS; x86_64: acpi=noirq) and name the suites its debug
+# guest runs instead of the default (DEBUG_SUITES; riscv64: no startup
+# selftests), each with its reason there.
 #
 # Under these kernels the suites run 10 to 25 times slower than in make
 # check. Left out here, and run by make check on the same code: the
@@ -25,14 +25,23 @@ start=$(date +%s)
 "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
 mkdir -p "$RESULTS"
-suites=${SUITES:-startup,kunit,ftracetest,samples,sharing,bpf,leaks}
+suites=startup,kunit,ftracetest,samples,sharing,bpf,leaks
 names=
 booted=
+# arch_var ARCH VAR: VAR as arches/ARCH.env sets it
+arch_var() {
+	(. "$LAB/arches/$1.env"; echo "${!2:-}")
+}
+# arch_suites ARCH: SUITES if given, else the arch's DEBUG_SUITES, else all
+arch_suites() {
+	local s=${SUITES:-$(arch_var "$1" DEBUG_SUITES)}
+	echo "${s:-$suites}"
+}
 for a in $arches; do
 	names="$names $a-debug"
 	rm -f "$RESULTS/$a-debug.tap"
 	if ! "$LAB/scripts/build.sh" "$a" debug ||
-	   ! SUITES=$suites "$LAB/scripts/initramfs.sh" "$a" debug; then
+	   ! SUITES=$(arch_suites "$a") "$LAB/scripts/initramfs.sh" "$a" debug; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s-debug:build\n# see build/logs/\n' "$a" \
 			>"$RESULTS/$a-debug.tap"
 		continue
@@ -45,8 +54,8 @@ done
 for a in $booted; do
 	args="lab.ftracetest=direct/kprobe-direct.tc"
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
-	[ "$a" = x86_64 ] && args="$args acpi=noirq"
-	SUITES=$suites KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-3600} \
+	args="$args $(arch_var "$a" DEBUG_KERNEL_ARGS)"
+	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-3600} \
 		"$LAB/scripts/boot.sh" "$a" debug || true
 done
 # shellcheck disable=SC2086 # one name per word
