@@ -42,6 +42,12 @@ if [ -n "${LAB_BPF_SELFTESTS:-}" ]; then
 fi
 LIMIT=600
 
+# An architecture whose kernel cannot run them at all (arches/ARCH.env:
+# BPF_SELFTESTS_SKIP) is one skip with the reason the host wrote.
+if [ -f /lab/bpf-selftests.skip ]; then
+	ktap_skip bpf-selftests "$(cat /lab/bpf-selftests.skip)"
+	exit 0
+fi
 if [ ! -x $D/test_progs ]; then
 	ktap_fail bpf-selftests:present "no test_progs in the guest (scripts/bpf-selftests.sh builds it)"
 	exit 0

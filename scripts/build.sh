@@ -2,7 +2,8 @@
 # build.sh ARCH [VARIANT]: build build/linux out of tree into
 # build/out/ARCH (or ARCH-VARIANT) through ccache: tinyconfig, then
 # configs/common.config, configs/bpf-selftests.config, the BPF selftests'
-# own config, configs/selftests-off.config, configs/ARCH.config and
+# own config, configs/selftests-off.config (the three not where the
+# guest skips the BPF selftests), configs/ARCH.config and
 # configs/VARIANT.config;
 # configs/VARIANT.env, if there, names the variant's toolchain or the
 # config it starts from (BASE_CONFIG).
@@ -25,9 +26,13 @@ load_variant "$variant"
 # The BPF selftests' own config comes from the lab's tree (build/linux)
 # even when SRC is another (make bench's mainline): both kernels of a
 # comparison then get the same list.
+# An architecture whose guest does not run them (arches/ARCH.env:
+# BPF_SELFTESTS_SKIP) is built without the BPF selftests' options.
 frags="$LAB/configs/common.config $LAB/configs/bpf-selftests.config
 	$BUILD/linux/tools/testing/selftests/bpf/config
 	$LAB/configs/selftests-off.config $LAB/configs/$ARCH_NAME.config"
+[ -z "${BPF_SELFTESTS_SKIP:-}" ] ||
+	frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
 [ -z "$BASE_CONFIG" ] || frags=
 # a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
 if [ -n "$variant" ]; then

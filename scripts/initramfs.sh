@@ -58,8 +58,13 @@ cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"
 # when nothing changed); what test_progs opens at run time, that is its
 # BPF objects (their DWARF stripped, BTF kept: 13 MB instead of 61), the
 # test module and the helpers beside them, not the build's intermediates.
-case ",${SUITES:-bpf-selftests}," in
-*,bpf-selftests,*)
+# An architecture that cannot run them (arches/ARCH.env:
+# BPF_SELFTESTS_SKIP) has the suite report a skip with that reason.
+case "${BPF_SELFTESTS_SKIP:+skip}:,${SUITES:-bpf-selftests}," in
+skip:*,bpf-selftests,*)
+	echo "$BPF_SELFTESTS_SKIP" >"$stage/lab/bpf-selftests.skip"
+	;;
+:*,bpf-selftests,*)
 	"$LAB/scripts/bpf-selftests.sh" "$ARCH_NAME" $variant
 	bs=$OUT/bpf-selftests
 	mkdir -p "$stage/lab/bpf-selftests"
