@@ -12,9 +12,17 @@
 # hold a pipe open and stall the whole guest. 300 s, tried twice, still
 # leaves the later suites time within the guest's 1500 s.
 run_tc() {
-	rm -rf "$2" "$2.out"
+	rm -rf "$2" "$2.out" "$2.left"
 	mkdir -p "${2%/*}"
 	timeout 300 ./ftracetest -k -l "$2" "$1" >"$2.out" 2>&1
+	# ftracetest's cleanup empties stack_trace_filter but leaves the
+	# stack tracer on: a test that fails before turning it off (as
+	# func_stack_tracer.tc can) leaves it tracing every function, and
+	# every later check of enabled_functions would fail for it.
+	if [ "$(cat /proc/sys/kernel/stack_tracer_enabled 2>/dev/null)" = 1 ]; then
+		echo 0 >/proc/sys/kernel/stack_tracer_enabled
+		echo "the test left the stack tracer on; turned off" >"$2.left"
+	fi
 	sed -n -E 's/^\[[0-9]+\].*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]$/\1/p' "$2.out" |
 		sort -u | tr '\n' ' '
 }
@@ -56,5 +64,7 @@ for sel in ${LAB_FTRACETEST:-direct ftrace}; do
 			ktap_ok "$id"
 			[ -z "$first" ] || ktap_diag "retried: first run $first" ;;
 		esac
+		cat "${log%.2}.left" "${log%.2}.2.left" 2>/dev/null |
+			while IFS= read -r l; do ktap_diag "$l"; done
 	done
 done
