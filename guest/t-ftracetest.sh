@@ -44,6 +44,7 @@ for sel in ${LAB_FTRACETEST:-direct ftrace}; do
 		id=ftracetest:${tc#test.d/}
 		log=/tmp/ftracetest/${tc#test.d/}
 		echo "lab: ftracetest $tc" >/dev/console
+		t=$(cut -d. -f1 /proc/uptime)
 		res=$(run_tc "$tc" "$log")
 		first=
 		case "$res" in
@@ -64,6 +65,7 @@ for sel in ${LAB_FTRACETEST:-direct ftrace}; do
 			ktap_ok "$id"
 			[ -z "$first" ] || ktap_diag "retried: first run $first" ;;
 		esac
+		echo "lab: ftracetest $tc took $(( $(cut -d. -f1 /proc/uptime) - t )) s" >/dev/console
 		cat "${log%.2}.left" "${log%.2}.2.left" 2>/dev/null |
 			while IFS= read -r l; do ktap_diag "$l"; done
 	done

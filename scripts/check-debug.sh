@@ -48,9 +48,8 @@ for a in $arches; do
 	fi
 	booted="$booted $a"
 done
-# The shared KUnit storm swaps 200 times instead of make check's 1000
-# where the suite is built in (a module's suite never sees parameters on
-# 6.1: see guest/t-kunit.sh).
+# The shared KUnit storm swaps 200 times, as in make check, not its own
+# 1000 (make check-storm).
 for a in $booted; do
 	args="lab.ftracetest=direct/kprobe-direct.tc"
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
