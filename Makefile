@@ -27,7 +27,7 @@ help:
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x"
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
-	@echo "make check-storm [ARCHS='...'] the KUnit storms at their full length (make check shortens them)"
+	@echo "make check-storm [ARCHS='...'] the KUnit and BPF storms at full length (make check shortens them)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"

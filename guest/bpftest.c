@@ -399,6 +399,17 @@ static struct slot slot(int key)
 /* ---- reporting ----------------------------------------------------------- */
 
 static int failed;
+/* The main run's results (not the hold modes') say how long they took */
+static int show_time;
+static struct timespec last_result;
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
 
 static void result(const char *verdict, const char *id, const char *fmt, ...)
 {
@@ -412,6 +423,10 @@ static void result(const char *verdict, const char *id, const char *fmt, ...)
 		va_end(ap);
 	}
 	putchar('\n');
+	if (show_time) {
+		printf("# %.0f ms since the previous result\n", ms_since(&last_result));
+		clock_gettime(CLOCK_MONOTONIC, &last_result);
+	}
 	fflush(stdout);
 	if (!strcmp(verdict, "fail"))
 		failed = 1;
@@ -1548,14 +1563,6 @@ out:
 	close(prog);
 }
 
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 /*
  * kprobe.multi entry and return programs on labtarget's 1000 functions
  * labtarget_fn000() to labtarget_fn999() at once, cookie i on the i-th,
@@ -2037,6 +2044,7 @@ static int hold_empty(const char *mod, const char *func)
 int main(int argc, char **argv)
 {
 	union bpf_attr a;
+	int storm;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	has_direct = argc > 1 && atoi(argv[1]) == 1;
@@ -2061,6 +2069,8 @@ int main(int argc, char **argv)
 		return hold_empty(argv[3], argv[4]);
 	if (argc > 3 && !strcmp(argv[2], "count"))
 		return count_hits(atoi(argv[3]));
+	show_time = 1;
+	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);
 	test_entry_exit("bpf:fexit", BPF_TRACE_FEXIT, 1, 2, 1);
 	test_fmod_ret("bpf:fmod_ret", 2);
@@ -2085,7 +2095,9 @@ int main(int argc, char **argv)
 	test_module_busy("bpf:module-busy", 16);
 	test_bad_btf_id("bpf:bad-btf-id");
 	test_notrace("bpf:notrace", "ftrace_set_filter_ip", NOTRACE_ERRNO);
-	test_storm("bpf:storm", 100);
+	/* 100 cycles unless lab.bpf_storm= says otherwise (make check: fewer) */
+	storm = getenv("LAB_BPF_STORM") ? atoi(getenv("LAB_BPF_STORM")) : 100;
+	test_storm("bpf:storm", storm > 0 ? storm : 100);
 	test_paths("bpf:trampoline-path");
 	return failed;
 }
