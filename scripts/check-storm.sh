@@ -21,7 +21,7 @@ names=
 for a in $arches; do
 	names="$names $a-storm"
 	rm -f "$RESULTS/$a-storm.tap"
-	if ! "$LAB/scripts/build.sh" "$a" || ! "$LAB/scripts/initramfs.sh" "$a"; then
+	if ! "$LAB/scripts/build.sh" "$a" || ! SUITES=kunit,bpf "$LAB/scripts/initramfs.sh" "$a"; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 %s-storm:build\n# see build/logs/\n' "$a" \
 			>"$RESULTS/$a-storm.tap"
 		continue
