@@ -42,8 +42,9 @@ cp "$OUT/bpf_testmod/bpf_testmod.ko" "$dest/bpf_testmod.ko"
 
 # ccache by masquerade (a directory of links named as the compilers,
 # first in PATH): the selftests' Makefile hands HOSTCC to sub-makes as
-# CC=$(HOSTCC), unquoted, so a compiler must be one word.
-wrap=$BUILD/ccache-bin
+# CC=$(HOSTCC), unquoted, so a compiler must be one word. One directory
+# per kernel: make check builds two kernels' runners at once.
+wrap=$OUT/ccache-bin
 mkdir -p "$wrap"
 for c in gcc "${CROSS_COMPILE}gcc" clang-16; do
 	ln -sf "$(command -v ccache)" "$wrap/$c"
