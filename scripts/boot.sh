@@ -1,6 +1,7 @@
 #!/bin/bash
-# boot.sh ARCH [VARIANT]: boot the built kernel under QEMU (TCG, 2 vCPUs,
-# no network), run the guest suites and write build/results/ARCH.tap.
+# boot.sh ARCH [VARIANT]: boot the built kernel under QEMU (TCG, 2 vCPUs
+# or arches/ARCH.env's QEMU_SMP, no network), run the guest suites and
+# write build/results/ARCH.tap.
 #   SUITES=a,b     only these guest suites (default: all)
 #   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
 #   BPF_SELFTESTS=a,b  test_progs tests of the bpf-selftests suite
@@ -13,6 +14,12 @@
 #   RESULT_NAME=N  results as build/results/N.tap (default: ARCH[-VARIANT])
 #   QEMU_GDB=PORT  the guest waits, stopped, for a debugger on that local
 #                  TCP port (make icount)
+#   QEMU_CPU=M     the guest's CPU model instead of the one QEMU_ARGS
+#                  names (make check-distro: which mitigations a
+#                  distribution kernel picks depends on it)
+#   CONSOLE_EXPECT=RE  the console must match this extended regexp
+#                  (console:expected): a run set up to take a path
+#                  says it took it
 #   BOOT_QUIET=S   a guest whose console stays silent for S seconds before
 #                  its runner has written anything (default 600: the
 #                  longest silence of a booting lab kernel is a built-in
@@ -44,7 +51,11 @@ append="$append${ARCH_KERNEL_ARGS:+ $ARCH_KERNEL_ARGS}${KERNEL_ARGS:+ $KERNEL_AR
 [ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"
 [ -n "${BPF_SELFTESTS:-}" ] && append="$append lab.bpf_selftests=$BPF_SELFTESTS"
 
-step "boot $tag: $QEMU $QEMU_ARGS (TCG, 2 vCPUs)"
+if [ -n "${QEMU_CPU:-}" ]; then
+	QEMU_ARGS=$(echo "$QEMU_ARGS" | sed -E "s/-cpu [^ ]+/-cpu $QEMU_CPU/")
+	case " $QEMU_ARGS " in *" -cpu $QEMU_CPU "*) ;; *) QEMU_ARGS="$QEMU_ARGS -cpu $QEMU_CPU" ;; esac
+fi
+step "boot $tag: $QEMU $QEMU_ARGS (TCG, ${QEMU_SMP:-2} vCPUs)"
 start=$(date +%s)
 # QEMU's monitor on two FIFOs (mon.in, mon.out), asked for the registers
 # of a guest that hangs.
@@ -53,7 +64,7 @@ launch() {
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
 	# shellcheck disable=SC2086 # QEMU_ARGS holds several words
-	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp 2 -m 1024 \
+	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp "${QEMU_SMP:-2}" -m 1024 \
 		-nodefaults -display none -no-reboot \
 		-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 		-serial "file:$console" -monitor "pipe:$mon" \
@@ -153,6 +164,13 @@ if [ -z "$reports" ]; then
 else
 	host "not ok" console:clean "kernel reports or crashed programs on the console:
 $reports"
+fi
+if [ -n "${CONSOLE_EXPECT:-}" ]; then
+	if grep -qE "$CONSOLE_EXPECT" "$console"; then
+		host ok console:expected "$(grep -m1 -E "$CONSOLE_EXPECT" "$console")"
+	else
+		host "not ok" console:expected "no console line matches '$CONSOLE_EXPECT'"
+	fi
 fi
 # A failure listed in known-failures is marked, not hidden.
 { head -n 1 "$tap.body"; echo "1..$n"; tail -n +2 "$tap.body"; } |

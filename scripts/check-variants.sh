@@ -62,16 +62,30 @@ for p in $pairs; do
 	fi
 	booted="$booted $p"
 done
+# boot_var ARCH VARIANT NAME: NAME as configs/VARIANT.env sets it, or
+# configs/VARIANT-ARCH.env (read after it: what one architecture's guest
+# needs apart, e.g. its CPU model; boot settings only, build.sh reads
+# VARIANT.env alone)
+boot_var() {
+	(
+		for f in "$LAB/configs/$2.env" "$LAB/configs/$2-$1.env"; do
+			[ ! -f "$f" ] || . "$f"
+		done
+		eval "echo \"\${$3:-}\""
+	)
+}
 for p in $booted; do
-	# a variant may need longer than make check's guests (GUEST_TIMEOUT)
-	# and words of its own on the command line (KERNEL_ARGS)
-	t= k=
-	f=$LAB/configs/${p#*:}.env
-	[ -f "$f" ] && t=$(. "$f"; echo "${GUEST_TIMEOUT:-}")
-	[ -f "$f" ] && k=$(. "$f"; echo "${KERNEL_ARGS:-}")
-	TIMEOUT=${TIMEOUT:-$t} KERNEL_ARGS="${KERNEL_ARGS:-$k}" \
-		SUITES=$(variant_suites "${p#*:}") \
-		"$LAB/scripts/boot.sh" "${p%%:*}" "${p#*:}" || true
+	# a variant may need longer than make check's guests (GUEST_TIMEOUT),
+	# words of its own on the command line (KERNEL_ARGS), another guest
+	# CPU (QEMU_CPU) and a console line that shows it took the path it
+	# is for (CONSOLE_EXPECT)
+	a=${p%%:*} v=${p#*:}
+	TIMEOUT=${TIMEOUT:-$(boot_var "$a" "$v" GUEST_TIMEOUT)} \
+		KERNEL_ARGS="${KERNEL_ARGS:-$(boot_var "$a" "$v" KERNEL_ARGS)}" \
+		QEMU_CPU="${QEMU_CPU:-$(boot_var "$a" "$v" QEMU_CPU)}" \
+		CONSOLE_EXPECT="${CONSOLE_EXPECT:-$(boot_var "$a" "$v" CONSOLE_EXPECT)}" \
+		SUITES=$(variant_suites "$v") \
+		"$LAB/scripts/boot.sh" "$a" "$v" || true
 done
 # shellcheck disable=SC2086 # one name per word
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
