@@ -1,6 +1,6 @@
 # The lab: build, boot and test the ftrace direct-call series for Linux 6.1
-# on x86_64, arm64, riscv64 and s390x under QEMU.  'make help' lists the
-# targets.
+# on x86_64, arm64, riscv64, s390x and mips64el under QEMU.  'make help'
+# lists the targets.
 
 ARCH ?= x86_64
 # riscv64 first: its guest is the slowest, and each guest runs while the
@@ -8,7 +8,7 @@ ARCH ?= x86_64
 ARCHS ?= riscv64 x86_64 arm64
 # Built and tested by make check-extra, not by make check: a fourth cold
 # kernel build does not fit make check's hour on two cores (README).
-EXTRA_ARCHS ?= s390x
+EXTRA_ARCHS ?= s390x mips64el
 BENCH_ARCHS ?= x86_64 arm64 riscv64
 DEBUG_ARCHS ?= x86_64 arm64
 VARIANTS ?= arm64:os arm64:cfi
@@ -22,7 +22,7 @@ S := scripts
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
 	@echo "make check [ARCHS='...']       series checks + build + boot + every guest suite"
-	@echo "make check-extra [EXTRA_ARCHS=] the same on the architectures outside make check (s390x)"
+	@echo "make check-extra [EXTRA_ARCHS=] the same on the architectures outside make check (s390x mips64el)"
 	@echo "make deps | tree | export | export-check"
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x"
 	@echo "make series-check              patches apply, checkpatch --strict"

@@ -1400,6 +1400,8 @@ static void test_tail_call(const char *id, int key)
 #define PT_REGS_RC_OFF	0	/* regs[0] */
 #elif defined(__s390x__)
 #define PT_REGS_RC_OFF	40	/* gprs[2], after args[1] and the psw */
+#elif defined(__mips__) && __mips == 64
+#define PT_REGS_RC_OFF	16	/* regs[2], v0 (no padding on 64-bit) */
 #endif
 
 #define KMULTI_COOKIE	0xc0ffee00ULL

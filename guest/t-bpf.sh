@@ -15,6 +15,13 @@
 # what arches/ARCH.env says this arch's lab kernel must take.
 . /lab/ktap.sh
 
+# An architecture whose BPF has no trampoline, with or without the series
+# (arches/ARCH.env: BPF_SKIP), is one skip with the reason the host wrote.
+if [ -f /lab/bpf.skip ]; then
+	ktap_skip bpf "$(cat /lab/bpf.skip)"
+	exit 0
+fi
+
 # The JIT on, as distributions have it (BPF_JIT_ALWAYS_ON): the programs
 # fentry and fexit trace and the tail-call test must be native code.
 echo 1 >/proc/sys/net/core/bpf_jit_enable ||

@@ -59,7 +59,9 @@ cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"
 # BPF objects (their DWARF stripped, BTF kept: 13 MB instead of 61), the
 # test module and the helpers beside them, not the build's intermediates.
 # An architecture that cannot run them (arches/ARCH.env:
-# BPF_SELFTESTS_SKIP) has the suite report a skip with that reason.
+# BPF_SELFTESTS_SKIP) has the suite report a skip with that reason; one
+# that has no BPF trampoline at all (BPF_SKIP) has the bpf suite do so.
+[ -z "${BPF_SKIP:-}" ] || echo "$BPF_SKIP" >"$stage/lab/bpf.skip"
 case "${BPF_SELFTESTS_SKIP:+skip}:,${SUITES:-bpf-selftests}," in
 skip:*,bpf-selftests,*)
 	echo "$BPF_SELFTESTS_SKIP" >"$stage/lab/bpf-selftests.skip"
