@@ -24,7 +24,7 @@ help:
 	@echo "make check [ARCHS='...']       series checks + build + boot + every guest suite"
 	@echo "make check-extra [EXTRA_ARCHS=] the same on the architectures outside make check (s390x mips64el)"
 	@echo "make deps | tree | export | export-check"
-	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x"
+	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x|mips64el"
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-storm [ARCHS='...'] the KUnit and BPF storms at full length (make check shortens them)"
