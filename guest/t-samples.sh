@@ -102,6 +102,13 @@ bench() {
 	fi
 	for m in $modes; do
 		if ! echo "$m" 2>/tmp/bench.err >/sys/module/ftrace_direct_bench/parameters/run; then
+			# without KPROBES_ON_FTRACE the sample refuses a kprobe
+			# on a target that starts with its patch site (mips64el)
+			if [ $m = kprobe ] && grep -q 'Operation not supported' /tmp/bench.err &&
+			   ! grep -q ' kprobe_ftrace_handler$' /proc/kallsyms; then
+				echo "# kprobe: EOPNOTSUPP, the target starts with its patch site"
+				continue
+			fi
 			err="$err $m: $(cat /tmp/bench.err);"
 		elif [ -n "$(head -n 1 $TRACING/enabled_functions)" ]; then
 			err="$err $m: left $(head -n 1 $TRACING/enabled_functions);"

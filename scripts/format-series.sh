@@ -15,6 +15,7 @@ section() {
 	x86*) echo "x86_64" ;;
 	arm64*|"bpf, arm64"*) echo "arm64" ;;
 	riscv*) echo "riscv64" ;;
+	MIPS*) echo "mips64" ;;
 	samples*|selftests*|Documentation*|MAINTAINERS*|kunit*)
 		echo "samples, tests, documentation" ;;
 	*) echo "core" ;;
