@@ -106,7 +106,7 @@ bench() {
 			# on a target that starts with its patch site (mips64el)
 			if [ $m = kprobe ] && grep -q 'Operation not supported' /tmp/bench.err &&
 			   ! grep -q ' kprobe_ftrace_handler$' /proc/kallsyms; then
-				echo "# kprobe: EOPNOTSUPP, the target starts with its patch site"
+				ktap_diag "$id: kprobe refused (EOPNOTSUPP): the target starts with its patch site"
 				continue
 			fi
 			err="$err $m: $(cat /tmp/bench.err);"
