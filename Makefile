@@ -4,9 +4,8 @@
 
 ARCH ?= x86_64
 # riscv64 first: its guest is the slowest, and each guest runs while the
-# next architecture builds. mips64el last: its kernel is the smallest and
-# builds beside arm64's guest, which holds one host CPU; its own guest is
-# the shortest, the only one left running alone at the end.
+# next architecture builds (mips64el builds beside them all: its
+# arches/mips64el.env).
 ARCHS ?= riscv64 x86_64 arm64 mips64el
 # Built and tested by make check-extra, not by make check: a fifth cold
 # kernel build does not fit make check's hour on two cores (README).

@@ -11,23 +11,9 @@
 . /lab/ktap.sh
 
 D=/lab/bpf-selftests
-# The trampoline tests and those around them (BPF LSM and local
-# storage, struct_ops, kfuncs, struct arguments, kprobe.multi), then
-# the other tests this tree's DENYLIST.s390x denies for want of a
-# trampoline ("(trampoline)"), which 6.1's arm64 and riscv64 lacked too;
-# but for three that need what a busybox guest has not: test_ima (an
-# ext2 image on a loop device, made by ima_setup.sh with mkfs and
-# losetup), xdp_bonding and setget_sockopt (veth and bond links, which
-# busybox's ip cannot create; the kernels have no VETH or BONDING).
-TESTS="fentry_test fexit_test fentry_fexit fexit_stress fexit_sleep
-	modify_return trampoline_count get_func_args_test get_func_ip_test
-	bpf_cookie recursion kfree_skb d_path fexit_bpf2bpf module_attach
-	ksyms_module test_lsm test_bprm_opts test_local_storage
-	task_local_storage lookup_key dummy_st_ops bpf_tcp_ca tracing_struct
-	timer test_overhead kprobe_multi_test
-	atomics sk_storage_tracing skc_to_unix_sock socket_cookie timer_mim
-	timer_crash trace_ext vmlinux xdp_bpf2bpf map_kptr cb_refs
-	htab_update lru_bug bpf_mod_race unpriv_bpf_disabled"
+# The tests: guest/bpf-selftests.tests, which says why these (and
+# scripts/bpf-selftests.sh builds test_progs with only them).
+TESTS=$(grep -v '^#' /lab/bpf-selftests.tests)
 # Subtests left out of that list, each reported as a skip with its
 # reason: bpf_cookie/perf_event samples a CPU-clock perf event and is no
 # trampoline test; it expects a 1 ms sample while a loop of a million

@@ -1,6 +1,7 @@
 #!/bin/bash
-# check.sh [ARCH...]: the series checks, then for each architecture build,
-# initramfs and the guest suites; the last line is the total over all.
+# check.sh [ARCH...]: the series checks and, beside them, for each
+# architecture build, initramfs and the guest suites; the last line is
+# the total over all.
 # Each initramfs and guest is made while the next architecture builds.
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +14,11 @@ mkdir -p "$RESULTS"
 for a in series $arches; do
 	rm -f "$RESULTS/$a.tap"
 done
-"$LAB/scripts/series-check.sh" || true
+# The series checks (checkpatch on every patch: 37 s of one CPU) run
+# beside the first kernel build; their lines are printed at the end.
+series_log=$(mktemp)
+"$LAB/scripts/series-check.sh" >"$series_log" 2>&1 &
+series_pid=$!
 # The storms, shorter than their own lengths (make check-storm runs
 # those): the KUnit ones swap 50 and 200 times instead of 100 and 1000,
 # the bpf suite's attaches and detaches 30 times instead of 100. At full
@@ -27,6 +32,29 @@ export KERNEL_ARGS="$STORM_ARGS${KERNEL_ARGS:+ $KERNEL_ARGS}"
 build_failed() {
 	printf 'KTAP version 1\n1..1\nnot ok 1 %s:%s\n# see build/logs/\n' "$1" "$2" >"$RESULTS/$1.tap"
 }
+# An architecture whose arches/ARCH.env sets CHECK_BESIDE (a small
+# kernel, a short guest) builds niced beside the others from the start:
+# it takes the CPU they leave idle (the series checks, the sysroots, each
+# kernel's link, a single-threaded guest beside a link) instead of
+# adding its build to the end; its guest boots at normal priority.
+pids=
+main=
+for a in $arches; do
+	if ! (load_arch "$a" && [ -n "${CHECK_BESIDE:-}" ]); then
+		main="$main $a"
+		continue
+	fi
+	(
+		if ! nice -n 19 "$LAB/scripts/build.sh" "$a"; then
+			build_failed "$a" build
+		elif nice -n 19 "$LAB/scripts/initramfs.sh" "$a"; then
+			exec "$LAB/scripts/boot.sh" "$a"
+		else
+			build_failed "$a" initramfs
+		fi
+	) &
+	pids="$pids $!"
+done
 # The BPF selftests' sysroots first, one after the other: two apt runs
 # at once would share apt's cache (scripts/sysroot.sh).
 for a in $arches; do
@@ -34,11 +62,10 @@ for a in $arches; do
 		"$LAB/scripts/sysroot.sh" "$a" >/dev/null ||
 		warn "sysroot $a: not fetched; its initramfs will try again"
 done
-# Each kernel's initramfs, with its test_progs build (97-121 s of a cold
-# run), then its guest, go in the background while the next kernel
-# builds: on the critical path only the last architecture's remains.
-pids=
-for a in $arches; do
+# Each kernel's initramfs, with its test_progs build, then its guest, go
+# in the background while the next kernel builds: on the critical path
+# only the last architecture's remains.
+for a in $main; do
 	if ! "$LAB/scripts/build.sh" "$a"; then
 		build_failed "$a" build
 		continue
@@ -54,4 +81,7 @@ done
 for p in $pids; do
 	wait "$p" || true
 done
+wait "$series_pid" || true
+cat "$series_log"
+rm -f "$series_log"
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" series $arches
