@@ -31,6 +31,13 @@ load_arch() {
 ccache_env() {
 	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LAB} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+	# Depend mode (a miss runs the compiler once and keys the result by
+	# the headers its -MMD list names, where ccache's default runs the
+	# preprocessor first to hash its output) and no compression: x86_64's
+	# kernel/ (216 objects) recompiled in 167 s of CPU without ccache,
+	# 212 s through ccache's defaults, 191 s in depend mode and 162 s in
+	# depend mode uncompressed; a hit is read without decompressing too.
+	export CCACHE_DEPEND=${CCACHE_DEPEND:-1} CCACHE_NOCOMPRESS=${CCACHE_NOCOMPRESS:-1}
 }
 
 # load_variant [VARIANT]: the kernel's toolchain. configs/VARIANT.env, if
