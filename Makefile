@@ -24,7 +24,7 @@ S := scripts
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
 	@echo "make check [ARCHS='...']       series checks + build + boot + every guest suite"
-	@echo "make check-extra [EXTRA_ARCHS=] the same on the architectures outside make check (s390x)"
+	@echo "make check-extra EXTRA_ARCHS=... the same on architectures outside make check"
 	@echo "make deps | tree | export | export-check"
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x|mips64el"
 	@echo "make series-check              patches apply, checkpatch --strict"
@@ -64,6 +64,7 @@ check:
 	@$(S)/check.sh $(ARCHS)
 
 check-extra:
+	@[ -n "$(EXTRA_ARCHS)" ] || { echo "make check-extra: EXTRA_ARCHS is empty (every lab architecture is in make check)" >&2; exit 2; }
 	@$(S)/check.sh $(EXTRA_ARCHS)
 
 check-bisect:
