@@ -10,7 +10,7 @@ ARCHS ?= riscv64 x86_64 arm64 mips64el s390x
 # Built and tested by make check-extra, not by make check: none now.
 EXTRA_ARCHS ?=
 BENCH_ARCHS ?= x86_64 arm64 riscv64
-DEBUG_ARCHS ?= x86_64 arm64
+DEBUG_ARCHS ?= x86_64 arm64 riscv64
 # the storms at full length: the three with two CPUs (mips64el has one)
 STORM_ARCHS ?= riscv64 x86_64 arm64
 VARIANTS ?= arm64:os arm64:cfi
@@ -30,7 +30,7 @@ help:
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them)"
-	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64)"
+	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"

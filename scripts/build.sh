@@ -27,11 +27,13 @@ load_variant "$variant"
 # even when SRC is another (make bench's mainline): both kernels of a
 # comparison then get the same list.
 # An architecture whose guest does not run them (arches/ARCH.env:
-# BPF_SELFTESTS_SKIP) is built without the BPF selftests' options.
+# BPF_SELFTESTS_SKIP), or a variant whose guests never do
+# (configs/VARIANT.env: SELFTESTS_CONFIG=no), is built without the BPF
+# selftests' options.
 frags="$LAB/configs/common.config $LAB/configs/bpf-selftests.config
 	$BUILD/linux/tools/testing/selftests/bpf/config
 	$LAB/configs/selftests-off.config $LAB/configs/$ARCH_NAME.config"
-[ -z "${BPF_SELFTESTS_SKIP:-}" ] ||
+[ -z "${BPF_SELFTESTS_SKIP:-}" ] && [ "$SELFTESTS_CONFIG" != no ] ||
 	frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
 [ -z "$BASE_CONFIG" ] || frags=
 # a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both

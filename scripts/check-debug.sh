@@ -3,7 +3,7 @@
 # configs/debug.config (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
 # kmemleak) into build/out/ARCH-debug, booted, the guest suites run and
 # then the leaks scan; any report on a console fails that run. Default:
-# x86_64 arm64. The last line is the total over all.
+# x86_64 arm64 riscv64. The last line is the total over all.
 #
 # All kernels are built first and the guests then boot one after the
 # other, so that no guest shares the two host CPUs with a build.
@@ -20,7 +20,7 @@
 # of the kernel (ftrace-direct.tc did not finish in 600 s on arm64).
 . "$(dirname "$0")/lib.sh"
 
-arches=${*:-x86_64 arm64}
+arches=${*:-x86_64 arm64 riscv64}
 start=$(date +%s)
 "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"

@@ -42,10 +42,11 @@ ccache_env() {
 
 # load_variant [VARIANT]: the kernel's toolchain. configs/VARIANT.env, if
 # there, may set LLVM to the suffix of Debian's versioned tools (LLVM=-16:
-# clang-16, ld.lld-16, ...) and BASE_CONFIG, the script that writes the
-# config the variant starts from.
+# clang-16, ld.lld-16, ...), BASE_CONFIG, the script that writes the
+# config the variant starts from, and SELFTESTS_CONFIG=no, a kernel
+# without the BPF selftests' config (scripts/build.sh).
 load_variant() {
-	LLVM= BASE_CONFIG=
+	LLVM= BASE_CONFIG= SELFTESTS_CONFIG=
 	if [ -n "${1:-}" ] && [ -f "$LAB/configs/$1.env" ]; then
 		. "$LAB/configs/$1.env"
 	fi
