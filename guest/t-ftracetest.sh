@@ -10,18 +10,36 @@
 # "FAIL PASS" (cases flagged "instance" run twice). The output goes to a
 # file, not a pipe: a child that outlives a timed-out ftracetest would
 # hold a pipe open and stall the whole guest. 300 s, tried twice, still
-# leaves the later suites time within the guest's 1500 s.
+# leaves the later suites time within the guest's 1500 s; a slower kernel
+# sets its own (lab.ftracetest_timeout=, make check-debug on riscv64).
+#
+# A test stopped by the timeout leaves loaded what it loaded (the direct
+# samples, whose ops then stay on their functions) and its kprobe events:
+# both are removed, and said, so that the suites after it start clean.
 run_tc() {
+	local before m
 	rm -rf "$2" "$2.out" "$2.left"
 	mkdir -p "${2%/*}"
-	timeout 300 ./ftracetest -k -l "$2" "$1" >"$2.out" 2>&1
+	before=" $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+	timeout "${LAB_FTRACETEST_TIMEOUT:-300}" ./ftracetest -k -l "$2" "$1" >"$2.out" 2>&1
+	# newest first, as /proc/modules lists them: users before what they use
+	for m in $(cut -d' ' -f1 /proc/modules); do
+		case $before in *" $m "*) continue ;; esac
+		rmmod "$m" 2>/dev/null
+		echo "the test left module $m loaded; removed" >>"$2.left"
+	done
+	if [ -s $TRACING/kprobe_events ]; then
+		echo 0 >$TRACING/events/enable
+		echo >$TRACING/kprobe_events
+		echo "the test left kprobe events; removed" >>"$2.left"
+	fi
 	# ftracetest's cleanup empties stack_trace_filter but leaves the
 	# stack tracer on: a test that fails before turning it off (as
 	# func_stack_tracer.tc can) leaves it tracing every function, and
 	# every later check of enabled_functions would fail for it.
 	if [ "$(cat /proc/sys/kernel/stack_tracer_enabled 2>/dev/null)" = 1 ]; then
 		echo 0 >/proc/sys/kernel/stack_tracer_enabled
-		echo "the test left the stack tracer on; turned off" >"$2.left"
+		echo "the test left the stack tracer on; turned off" >>"$2.left"
 	fi
 	sed -n -E 's/^\[[0-9]+\].*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]$/\1/p' "$2.out" |
 		sort -u | tr '\n' ' '
