@@ -9,9 +9,10 @@
 # other, so that no guest shares the two host CPUs with a build.
 #
 # An architecture's env may add words to the debug kernel's command line
-# (DEBUG_KERNEL_ARGS; x86_64: acpi=noirq) and name the suites its debug
+# (DEBUG_KERNEL_ARGS; x86_64: acpi=noirq), name the suites its debug
 # guest runs instead of the default (DEBUG_SUITES; riscv64: no startup
-# selftests), each with its reason there.
+# selftests) and give its guest more than the 3600 s the others get
+# (DEBUG_TIMEOUT; riscv64), each with its reason there.
 #
 # Under these kernels the suites run 10 to 25 times slower than in make
 # check. Left out here, and run by make check on the same code: the
@@ -54,7 +55,8 @@ for a in $booted; do
 	args="lab.ftracetest=direct/kprobe-direct.tc"
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
 	args="$args $(arch_var "$a" DEBUG_KERNEL_ARGS)"
-	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-3600} \
+	t=$(arch_var "$a" DEBUG_TIMEOUT)
+	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-${t:-3600}} \
 		"$LAB/scripts/boot.sh" "$a" debug || true
 done
 # shellcheck disable=SC2086 # one name per word
