@@ -115,6 +115,10 @@ fi
 # hold_bpf MOD FUNC: an empty BPF fentry program on FUNC until release_bpf
 hold_bpf() {
 	local i=0
+	# Emptied here, not by the redirection below: that runs in the
+	# background job and may come after the first grep, which would then
+	# read the previous hold's "attached".
+	: >/tmp/bench-bpf.out
 	/lab/bpftest 1 hold-empty "$1" "$2" >/tmp/bench-bpf.out 2>&1 &
 	bpf_pid=$!
 	while [ $i -lt 300 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
