@@ -13,12 +13,14 @@ BENCH_ARCHS ?= x86_64 arm64 riscv64
 DEBUG_ARCHS ?= x86_64 arm64 riscv64
 # the storms at full length: the three with two CPUs (mips64el has one)
 STORM_ARCHS ?= riscv64 x86_64 arm64
-VARIANTS ?= arm64:os arm64:cfi
+# single-stepped guests for the preemption windows (riscv64's)
+PREEMPT_ARCHS ?= riscv64
+VARIANTS ?= arm64:os arm64:cfi riscv64:os
 DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-extra check-bisect check-storm check-debug check-variants check-distro \
+	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
 	bench icount demo clean
 
 help:
@@ -30,6 +32,7 @@ help:
 	@echo "make series-check              patches apply, checkpatch --strict"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them)"
+	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
@@ -72,6 +75,9 @@ check-bisect:
 
 check-storm:
 	@$(S)/check-storm.sh $(STORM_ARCHS)
+
+check-preempt:
+	@$(S)/check-preempt.sh $(PREEMPT_ARCHS)
 
 check-debug:
 	@$(S)/check-debug.sh $(DEBUG_ARCHS)

@@ -28,6 +28,12 @@
  *        bpftest HAS_DIRECT hold-empty MOD FUNC  an empty fentry program on
  *                                      FUNC of module MOD (vmlinux: built in),
  *                                      attached until killed
+ *        bpftest HAS_DIRECT attach-cycle FUNC SECONDS  an empty fentry
+ *                                      program on FUNC attached and detached
+ *                                      for SECONDS; prints the cycles made
+ *        bpftest HAS_DIRECT prog-storm SECONDS  fentry and fexit attached
+ *                                      and detached on a BPF program while
+ *                                      two processes run it
  * environment: LAB_REACH_MIB (how far a site's call reaches, MiB) and
  * LAB_BPF_PATH (near or far) for bpf:trampoline-path
  */
@@ -2043,6 +2049,291 @@ static int hold_empty(const char *mod, const char *func)
 	return hold_link(link);
 }
 
+/*
+ * The pt_regs words a kprobe.multi return program finds in the rethook
+ * trampoline's frame that hold no register of the return, and what they
+ * must read on every return, not what the stack held before (a kernel
+ * address, which the program could hand to user space): arm64's orig_x0
+ * to exit_rcu and riscv64's badaddr, cause and orig_a0 zero; x86_64's
+ * orig_ax -1, cs and ss the kernel's segments.
+ */
+#if defined(__aarch64__)
+static const int ret_regs_off[] = { 272, 280, 288, 296, 304, 312, 320, 328 };
+static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+#elif defined(__riscv)
+static const int ret_regs_off[] = { 264, 272, 280 };
+static const uint64_t ret_regs_want[] = { 0, 0, 0 };
+#elif defined(__x86_64__)
+static const int ret_regs_off[] = { 120, 136, 160 };
+static const uint64_t ret_regs_want[] = { ~0ULL, 0x10, 0x18 };
+#else
+static const int ret_regs_off[] = { };
+static const uint64_t ret_regs_want[] = { };
+#endif
+#define RET_REGS_N	(int)(sizeof(ret_regs_off) / sizeof(ret_regs_off[0]))
+
+/*
+ * A kprobe.multi return program on labtarget_add() records the first
+ * value of each word above and marks those that differ later, over 10000
+ * calls: each must read what it should, every time.
+ */
+static void test_kmulti_ret_regs(const char *id, int key)
+{
+	uint64_t addr = ksym_addr("labtarget_add"), cookie = 0;
+	struct bpf_insn p[16 + 9 * 8];
+	int prog, link, sum, rejected, n = 0, i, skip, cmp;
+	struct args_value v;
+
+	if (!RET_REGS_N) {
+		result("skip", id, "no pt_regs words listed for this architecture");
+		return;
+	}
+	if (!addr) {
+		result("fail", id, "labtarget_add is not in /proc/kallsyms");
+		return;
+	}
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	p[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, key);
+	p[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, args_map_fd);
+	p[n++] = INSN(0, 0, 0, 0, 0);
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	p[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	p[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip = n++;
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+	p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 8, 7, offsetof(struct args_value, count), 0);
+	for (i = 0; i < RET_REGS_N; i++) {
+		p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, ret_regs_off[i], 0);
+		/* the first return: keep the word */
+		p[n++] = INSN(BPF_JMP | BPF_JNE | BPF_K, 8, 0, 2, 0);
+		p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1,
+			      offsetof(struct args_value, slot[i]), 0);
+		cmp = n++;
+		/* later ones: mark it in ret if it differs */
+		p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 2, 7,
+			      offsetof(struct args_value, slot[i]), 0);
+		p[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_X, 1, 2, 3, 0);
+		p[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, 3, 7, offsetof(struct args_value, ret), 0);
+		p[n++] = INSN(BPF_ALU64 | BPF_OR | BPF_K, 3, 0, 0, 1 << i);
+		p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 3, offsetof(struct args_value, ret), 0);
+		p[cmp] = INSN(BPF_JMP | BPF_JA, 0, 0, n - cmp - 1, 0);
+	}
+	p[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 8, 0, 0, 1);
+	p[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 8, offsetof(struct args_value, count), 0);
+	p[skip] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, n - skip - 1, 0);
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	p[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	prog = prog_load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, 0, p, n);
+	if (prog < 0) {
+		step_failed(id, "load");
+		return;
+	}
+	link = kmulti_attach(prog, 1, &addr, &cookie, 1);
+	if (link < 0) {
+		kmulti_failed(id, "attach return");
+		close(prog);
+		return;
+	}
+	if (labtarget_call(10000, &sum, &rejected))
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+	close(link);
+	close(prog);
+	v = kmulti_value(key);
+	for (i = 0; i < RET_REGS_N; i++) {
+		printf("# pt_regs word at %d: first %#" PRIx64 "%s\n", ret_regs_off[i],
+		       v.slot[i], v.ret & (1 << i) ? ", changed later" : "");
+		if (v.slot[i] != ret_regs_want[i])
+			v.ret |= 1 << i;
+	}
+	if (v.count != 10000)
+		result("fail", id, "%" PRIu64 " returns seen of 10000", v.count);
+	else if (v.ret)
+		result("fail", id, "words that hold no register read other than they should (mask %#" PRIx64 ")", v.ret);
+	else
+		result("ok", id, NULL);
+}
+
+/*
+ * A kprobe.multi return program on vfs_read and on every function that
+ * available_filter_functions lists as part of rethook, the return hooks
+ * that kprobe.multi return programs run from (what a wildcard such as
+ * "*rethook*" attaches to): 100 reads must each be seen, and nothing may
+ * crash. On arm64 the hooks' C code was traceable, and a return probe on
+ * the return path's own callback hooked its own return: every read then
+ * ended in an Oops. The link may also be refused, with an errno.
+ */
+static void test_kmulti_rethook(const char *id, int key)
+{
+	uint64_t addrs[33], cookies[33] = { 0 };
+	char line[256], name[128], arch_listed[128] = "";
+	int prog, link, fd, i, n = 1;
+	unsigned long long a;
+	struct slot s;
+	FILE *f;
+
+	addrs[0] = ksym_addr("vfs_read");
+	f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	if (!addrs[0] || !f) {
+		result("fail", id, "no vfs_read in kallsyms, or no available_filter_functions");
+		if (f)
+			fclose(f);
+		return;
+	}
+	while (n < 33 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s", name) != 1 || !strstr(name, "rethook"))
+			continue;
+		a = ksym_addr(name);
+		if (!a)
+			continue;
+		printf("# traceable on the return path: %s\n", name);
+		if (!strncmp(name, "arch_rethook", 12))
+			snprintf(arch_listed, sizeof(arch_listed), "%s", name);
+		addrs[n++] = a;
+	}
+	fclose(f);
+	prog = load_kmulti_prog(key);
+	if (prog < 0) {
+		step_failed(id, "load");
+		return;
+	}
+	link = kmulti_attach(prog, 1, addrs, cookies, n);
+	if (link < 0) {
+		if (n > 1 && (errno == EINVAL || errno == EBUSY || errno == EPERM)) {
+			printf("# the link on %d functions was refused: %s\n", n, strerror(errno));
+			result("ok", id, NULL);
+		} else {
+			kmulti_failed(id, "attach return");
+		}
+		close(prog);
+		return;
+	}
+	fd = open("/proc/self/stat", O_RDONLY);
+	for (i = 0; fd >= 0 && i < 100; i++)
+		if (pread(fd, line, sizeof(line), 0) <= 0)
+			break;
+	if (fd >= 0)
+		close(fd);
+	close(link);
+	close(prog);
+	s = slot(key);
+	printf("# %d reads, %llu return program runs, %d rethook functions listed\n",
+	       i, (unsigned long long)s.count, n - 1);
+	if (arch_listed[0])
+		result("fail", id, "the architecture's return hook %s is traceable", arch_listed);
+	else if (i == 100 && s.count >= 100)
+		result("ok", id, NULL);
+	else
+		result("fail", id, "%d reads, %llu program runs", i, (unsigned long long)s.count);
+}
+
+/*
+ * For guest/t-preempt.sh: two processes run a socket filter (the target)
+ * with BPF_PROG_TEST_RUN as fast as they can while this one attaches and
+ * detaches fentry and fexit programs on it, one after the other, for
+ * @seconds: each attach and detach rewrites the target's JITed entry
+ * under the runners. Every run must return the target's value, and the
+ * runners must live to the end. Prints "cycles N, runs M", or "error ...".
+ */
+static int prog_storm(int seconds)
+{
+	const uint32_t ret = 7;
+	int tgt, prog[2], link, i, n = 0, status, bad = 0;
+	pid_t runner[2];
+	struct timespec start;
+	uint32_t rv;
+
+	tgt = load_target(ret);
+	prog[0] = tgt < 0 ? -1 : load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FENTRY, 0, 22, 0);
+	prog[1] = tgt < 0 ? -1 : load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FEXIT, WORD_RET, 23, 0);
+	if (prog[0] < 0 || prog[1] < 0) {
+		printf("error cannot load the programs: %s\n", strerror(errno));
+		return 1;
+	}
+	/* the runners run until they are killed, or a run goes wrong */
+	for (i = 0; i < 2; i++) {
+		runner[i] = fork();
+		if (runner[i] == 0)
+			for (;;)
+				if (run_filter(tgt, &rv) || rv != ret)
+					_exit(2);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (ms_since(&start) < seconds * 1e3) {
+		link = attach(prog[n & 1]);
+		if (link < 0) {
+			printf("error attach %d: %s\n", n, strerror(errno));
+			bad = 1;
+			break;
+		}
+		close(link);
+		n++;
+		for (i = 0; i < 2; i++)
+			if (waitpid(runner[i], &status, WNOHANG) == runner[i]) {
+				printf("error runner %d ended after %d cycles (status %#x)\n",
+				       i, n, status);
+				bad = 1;
+				runner[i] = 0;
+			}
+		if (bad)
+			break;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!runner[i])
+			continue;
+		kill(runner[i], SIGKILL);
+		waitpid(runner[i], &status, 0);
+	}
+	if (!bad)
+		printf("cycles %d, program runs traced %llu\n", n,
+		       (unsigned long long)(slot(22).count + slot(23).count));
+	return bad;
+}
+
+/*
+ * For guest/t-hazards.sh: an empty fentry program on @func attached and
+ * detached until @seconds have passed. Prints "cycles N, attach mean M
+ * ms, longest L ms", or "error ERRNO".
+ */
+static int attach_cycle(const char *func, int seconds)
+{
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int id = btf_func_id(func), prog, link, n = 0;
+	double total = 0, longest = 0, ms;
+	struct timespec start, t;
+
+	if (id < 0) {
+		printf("error %d\n", -id);
+		return 1;
+	}
+	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, 0,
+			 insns, sizeof(insns) / sizeof(insns[0]));
+	if (prog < 0) {
+		printf("error %d\n", errno);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (ms_since(&start) < seconds * 1e3) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		link = attach(prog);
+		if (link < 0) {
+			printf("error %d\n", errno);
+			return 1;
+		}
+		ms = ms_since(&t);
+		total += ms;
+		if (ms > longest)
+			longest = ms;
+		close(link);
+		n++;
+	}
+	printf("cycles %d, attach mean %.1f ms, longest %.1f ms\n", n,
+	       n ? total / n : 0, longest);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	union bpf_attr a;
@@ -2071,6 +2362,10 @@ int main(int argc, char **argv)
 		return hold_empty(argv[3], argv[4]);
 	if (argc > 3 && !strcmp(argv[2], "count"))
 		return count_hits(atoi(argv[3]));
+	if (argc > 4 && !strcmp(argv[2], "attach-cycle"))
+		return attach_cycle(argv[3], atoi(argv[4]));
+	if (argc > 3 && !strcmp(argv[2], "prog-storm"))
+		return prog_storm(atoi(argv[3]));
 	show_time = 1;
 	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);
@@ -2091,6 +2386,8 @@ int main(int argc, char **argv)
 	test_args("bpf:struct-split-fexit", "labtarget_split", BPF_TRACE_FEXIT, 5, REFUSE_SPLIT);
 	test_kprobe_multi("bpf:kprobe-multi");
 	test_kprobe_multi_many("bpf:kprobe-multi-1000", 20);
+	test_kmulti_rethook("bpf:kprobe-multi-rethook", 21);
+	test_kmulti_ret_regs("bpf:kprobe-multi-return-regs", 14);
 	test_prog_target("bpf:prog-fentry", BPF_TRACE_FENTRY, 12);
 	test_prog_target("bpf:prog-fexit", BPF_TRACE_FEXIT, 13);
 	test_tail_call("bpf:tail-call", 14);

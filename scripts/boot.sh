@@ -14,6 +14,7 @@
 #   RESULT_NAME=N  results as build/results/N.tap (default: ARCH[-VARIANT])
 #   QEMU_GDB=PORT  the guest waits, stopped, for a debugger on that local
 #                  TCP port (make icount)
+#   QEMU_OPTS=...  more QEMU options (make check-preempt: -singlestep)
 #   QEMU_CPU=M     the guest's CPU model instead of the one QEMU_ARGS
 #                  names (make check-distro: which mitigations a
 #                  distribution kernel picks depends on it)
@@ -64,7 +65,7 @@ launch() {
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
 	# shellcheck disable=SC2086 # QEMU_ARGS holds several words
-	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS -accel "${QEMU_ACCEL:-tcg}" -smp "${QEMU_SMP:-2}" -m 1024 \
+	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS ${QEMU_OPTS:-} -accel "${QEMU_ACCEL:-tcg}" -smp "${QEMU_SMP:-2}" -m 1024 \
 		-nodefaults -display none -no-reboot \
 		-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 		-serial "file:$console" -monitor "pipe:$mon" \

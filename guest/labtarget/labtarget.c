@@ -19,6 +19,9 @@
  * kprobe.multi tests that attach to all of them at once; reading it gives
  * the sum of what they returned.
  *
+ * Writing N to .../parameters/insns (riscv64) calls labtarget_insns(),
+ * a block of LABTARGET_NINSNS instructions for kprobes, N times.
+ *
  * Writing a function's name to .../parameters/regs_ops attaches an
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
  * them, none where it has only ftrace_regs) to that function, for the
@@ -326,6 +329,74 @@ static const struct kernel_param_ops regs_param_ops = {
 };
 module_param_cb(regs_ops, &regs_param_ops, NULL, 0644);
 MODULE_PARM_DESC(regs_ops, "write FUNC: attach a REGS ftrace_ops, -: detach; read: its hits");
+
+/*
+ * LABTARGET_NINSNS instructions that kprobes single-step out of line
+ * (not simulated), for the hazards suite: a kprobe on each fills the
+ * kprobe instruction slot pages to their last slot, whose single-step
+ * EBREAK ends its page. riscv64 only: its EBREAK handler is what the
+ * suite checks. Writing N to .../parameters/insns makes N calls; reading
+ * it gives where the instructions start, as an offset from
+ * labtarget_insns (once it has been called), and the last result.
+ */
+#define LABTARGET_NINSNS 1030
+static unsigned long insns_block;
+
+#ifdef CONFIG_RISCV
+int labtarget_insns(int x);
+noinline int labtarget_insns(int x)
+{
+	unsigned long block;
+
+	asm volatile (".option push\n"
+		      ".option norvc\n"
+		      "lla %1, 1f\n"
+		      "1:\n"
+		      ".rept %2\n"
+		      "addi %0, %0, 1\n"
+		      ".endr\n"
+		      ".option pop\n"
+		      : "+r" (x), "=&r" (block) : "i" (LABTARGET_NINSNS));
+	WRITE_ONCE(insns_block, block);
+	return x;
+}
+#else
+static int labtarget_insns(int x)
+{
+	return -ENOTSUPP;
+}
+#endif
+
+static int insns_last;
+
+static int insns_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		insns_last = labtarget_insns(i);
+	return insns_last < 0 ? insns_last : 0;
+}
+
+static int insns_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long off = 0;
+
+	if (insns_block)
+		off = insns_block - (unsigned long)labtarget_insns;
+	return sysfs_emit(buf, "%lu %d\n", off, insns_last);
+}
+
+static const struct kernel_param_ops insns_ops = {
+	.set = insns_set,
+	.get = insns_get,
+};
+module_param_cb(insns, &insns_ops, NULL, 0644);
+MODULE_PARM_DESC(insns, "write N: N calls of labtarget_insns(); read: the last result");
 
 static void __exit labtarget_exit(void)
 {

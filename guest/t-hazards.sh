@@ -1,0 +1,127 @@
+#!/bin/sh
+# hazards: what a review of the series found could crash or hang a kernel,
+# each in the form a user's kernel meets it. Runs last: a failure here may
+# leave tasks hung.
+#
+# hazards:kprobe-slot-page-end: kprobes on the 1030 instructions of
+# labtarget's labtarget_insns(), each single-stepped out of line, fill
+# at least one page of kprobe instruction slots to its last slot, whose
+# single-step EBREAK ends the page; the function is called once and every
+# probe must count one hit. riscv64's EBREAK handler, which looks for a
+# moving patch site first, read the word after every kernel EBREAK and
+# faulted inside the trap there.
+#
+# hazards:hotplug-static-key-attach: for HAZARD_SECONDS, three loops at
+# once: CPU 1 taken offline and back, the sched_schedstats static key
+# flipped, an fentry program attached and detached (each attach of a sole
+# trampoline on riscv64 moves the patch site, behind RCU tasks grace
+# periods). A site move that waited for them holding text_mutex
+# deadlocked with a static key update (cpus_read_lock(), then
+# text_mutex) and a hotplug writer waiting for it. All three loops must
+# end, and the hung-task detector must not report.
+. /lab/ktap.sh
+
+HAZARD_SECONDS=${LAB_HAZARD_SECONDS:-60}
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+kprobe_slot_page_end() {
+	local id=hazards:kprobe-slot-page-end n=1030 i=0 hits off
+	if [ "$LAB_ARCH" != riscv64 ]; then
+		ktap_skip $id "riscv64's EBREAK handler only (labtarget_insns() is riscv64's)"
+		return
+	fi
+	if ! modprobe labtarget 2>/tmp/modprobe.err; then
+		ktap_fail $id "modprobe labtarget: $(cat /tmp/modprobe.err)"
+		return
+	fi
+	echo 1 >/sys/module/labtarget/parameters/insns
+	off=$(cut -d' ' -f1 /sys/module/labtarget/parameters/insns)
+	while [ $i -lt $n ]; do
+		echo "p:labslots/p$i labtarget_insns+$((off + i * 4))"
+		i=$((i + 1))
+	done 2>/tmp/kprobe.err >>$TRACING/kprobe_events
+	if [ "$(grep -c '^p:labslots/' $TRACING/kprobe_events)" != $n ]; then
+		ktap_fail $id "could not create $n kprobe events: $(cat /tmp/kprobe.err)"
+		echo >$TRACING/kprobe_events
+		rmmod labtarget
+		return
+	fi
+	echo 1 >$TRACING/events/labslots/enable
+	echo 1 >/sys/module/labtarget/parameters/insns
+	echo 0 >$TRACING/events/labslots/enable
+	hits=$(awk '$1 ~ /^p[0-9]+$/ { s += $2 } END { print s + 0 }' $TRACING/kprobe_profile)
+	echo >$TRACING/kprobe_events
+	rmmod labtarget
+	if [ "$hits" = $n ]; then
+		ktap_ok $id
+	else
+		ktap_fail $id "$hits hits of $n probes"
+	fi
+}
+
+# loop NAME CMD...: run CMD until HAZARD_SECONDS have passed; its count of
+# rounds in /tmp/hz.NAME.n, the first error in /tmp/hz.NAME.err
+loop() {
+	local name=$1 end n=0
+	shift
+	end=$(( $(uptime_s) + HAZARD_SECONDS ))
+	while [ "$(uptime_s)" -lt $end ]; do
+		if ! "$@" 2>>/tmp/hz.$name.err; then
+			echo "round $n failed" >>/tmp/hz.$name.err
+			break
+		fi
+		n=$((n + 1))
+	done
+	echo $n >/tmp/hz.$name.n
+}
+
+hotplug_round() {
+	echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online
+}
+
+schedstats_round() {
+	echo 1 >/proc/sys/kernel/sched_schedstats && echo 0 >/proc/sys/kernel/sched_schedstats
+}
+
+hotplug_static_key_attach() {
+	local id=hazards:hotplug-static-key-attach waited=0 l
+	if [ ! -e /sys/devices/system/cpu/cpu1/online ] || [ ! -e /proc/sys/kernel/sched_schedstats ]; then
+		ktap_skip $id "no CPU hotplug or no schedstats in this kernel (riscv64's config has them)"
+		return
+	fi
+	if ! has_direct; then
+		ktap_skip $id "$NO_DIRECT"
+		return
+	fi
+	rm -f /tmp/hz.*
+	loop hotplug hotplug_round &
+	loop schedstats schedstats_round &
+	/lab/bpftest 1 attach-cycle bpf_fentry_test2 "$HAZARD_SECONDS" >/tmp/hz.attach.out 2>&1 &
+	# a deadlock shows as loops that never end (and, after 120 s, as the
+	# hung-task detector's report on the console)
+	while [ ! -e /tmp/hz.hotplug.n ] || [ ! -e /tmp/hz.schedstats.n ] ||
+		! grep -q '^cycles' /tmp/hz.attach.out 2>/dev/null; do
+		if [ $waited -ge $((HAZARD_SECONDS + 240)) ]; then
+			ktap_fail $id "not done $waited s after the loops began: hotplug $(cat /tmp/hz.hotplug.n 2>/dev/null || echo running), schedstats $(cat /tmp/hz.schedstats.n 2>/dev/null || echo running), attach $(grep -c . /tmp/hz.attach.out) lines" \
+				"$(dmesg | grep -A 3 'blocked for more than' | head -n 20)"
+			return
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+	wait
+	ktap_diag "in $HAZARD_SECONDS s: $(cat /tmp/hz.hotplug.n) hotplug rounds, $(cat /tmp/hz.schedstats.n) static key rounds, $(cat /tmp/hz.attach.out | tr '\n' ' ')"
+	if [ -s /tmp/hz.hotplug.err ] || [ -s /tmp/hz.schedstats.err ] || ! grep -q '^cycles [1-9]' /tmp/hz.attach.out; then
+		ktap_fail $id "$(cat /tmp/hz.hotplug.err /tmp/hz.schedstats.err 2>/dev/null | head -n 3)"
+	elif [ "$(cat /tmp/hz.hotplug.n)" = 0 ] || [ "$(cat /tmp/hz.schedstats.n)" = 0 ]; then
+		ktap_fail $id "a loop made no round"
+	else
+		ktap_ok $id
+	fi
+	for l in /sys/devices/system/cpu/cpu*/online; do
+		echo 1 >"$l"
+	done
+}
+
+kprobe_slot_page_end
+hotplug_static_key_attach

@@ -1,0 +1,35 @@
+#!/bin/bash
+# check-preempt.sh [ARCH...]: the preempt suite (guest/t-preempt.sh) on
+# make check's PREEMPT kernels (built here if not), booted with QEMU's
+# -singlestep, one guest after the other. TCG takes an interrupt only
+# between translation blocks, which otherwise hold many instructions: a
+# task can then almost never be preempted inside a window of a few, such
+# as a patch site's auipc and jalr or the start of ftrace_caller. With
+# one instruction per block, every instruction boundary is a preemption
+# point. The KUnit suite runs too (built in, at boot), its storms short:
+# a single-stepped guest runs several times slower.
+# Results: build/results/ARCH-preempt.tap. Default: riscv64, the
+# architecture whose windows the suite aims at; PREEMPT_SECONDS sets the
+# length of each storm (default 120).
+. "$(dirname "$0")/lib.sh"
+
+arches=${*:-riscv64}
+start=$(date +%s)
+"$LAB/scripts/deps.sh" $arches
+"$LAB/scripts/tree.sh"
+mkdir -p "$RESULTS"
+names=
+for a in $arches; do
+	names="$names $a-preempt"
+	rm -f "$RESULTS/$a-preempt.tap"
+	if ! "$LAB/scripts/build.sh" "$a" || ! SUITES=kunit,preempt "$LAB/scripts/initramfs.sh" "$a"; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s-preempt:build\n# see build/logs/\n' "$a" \
+			>"$RESULTS/$a-preempt.tap"
+		continue
+	fi
+	SUITES=kunit,preempt QEMU_OPTS=-singlestep RESULT_NAME=$a-preempt \
+		KERNEL_ARGS="ftrace_direct_kunit.storm_swaps=20 ftrace_direct_kunit.shared_storm_swaps=40 lab.preempt_seconds=${PREEMPT_SECONDS:-120}" \
+		BOOT_QUIET=1800 TIMEOUT=${TIMEOUT:-5400} "$LAB/scripts/boot.sh" "$a" || true
+done
+# shellcheck disable=SC2086 # one name per word
+"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
