@@ -2237,16 +2237,14 @@ static void test_kmulti_rethook(const char *id, int key)
 static int prog_storm(int seconds)
 {
 	const uint32_t ret = 7;
-	int tgt, prog[2], link, i, n = 0, status, bad = 0;
+	int tgt, prog, link, i, n = 0, status, bad = 0;
 	pid_t runner[2];
 	struct timespec start;
 	uint32_t rv;
 
 	tgt = load_target(ret);
-	prog[0] = tgt < 0 ? -1 : load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FENTRY, 0, 22, 0);
-	prog[1] = tgt < 0 ? -1 : load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FEXIT, WORD_RET, 23, 0);
-	if (prog[0] < 0 || prog[1] < 0) {
-		printf("error cannot load the programs: %s\n", strerror(errno));
+	if (tgt < 0) {
+		printf("error cannot load the target: %s\n", strerror(errno));
 		return 1;
 	}
 	/* the runners run until they are killed, or a run goes wrong */
@@ -2259,13 +2257,18 @@ static int prog_storm(int seconds)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (ms_since(&start) < seconds * 1e3) {
-		link = attach(prog[n & 1]);
+		/* 6.1 re-attaches a tracing program to kernel functions only */
+		prog = n & 1 ? load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FEXIT, WORD_RET, 23, 0) :
+			       load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FENTRY, 0, 22, 0);
+		link = prog < 0 ? -1 : attach(prog);
 		if (link < 0) {
-			printf("error attach %d: %s\n", n, strerror(errno));
+			printf("error %s %d: %s\n", prog < 0 ? "load" : "attach", n,
+			       strerror(errno));
 			bad = 1;
 			break;
 		}
 		close(link);
+		close(prog);
 		n++;
 		for (i = 0; i < 2; i++)
 			if (waitpid(runner[i], &status, WNOHANG) == runner[i]) {

@@ -19,6 +19,15 @@
 # deadlocked with a static key update (cpus_read_lock(), then
 # text_mutex) and a hotplug writer waiting for it. All three loops must
 # end, and the hung-task detector must not report.
+#
+# hazards:site-move-fails (riscv64, the very last: it leaves ftrace off):
+# error injection (fail_function on ftrace_site_store()) fails the second
+# store of a site move, the EBREAK of the second of the two sites the
+# ftrace-direct-multi sample moves together (wake_up_process and
+# schedule). The first site, already an EBREAK, must be put back as it
+# was: the kernel goes on calling both, and reports the failed update
+# (ftrace_bug(), a WARNING, which the host accepts between the two
+# "lab: expected report" lines this test writes to the console).
 . /lab/ktap.sh
 
 HAZARD_SECONDS=${LAB_HAZARD_SECONDS:-60}
@@ -123,5 +132,44 @@ hotplug_static_key_attach() {
 	done
 }
 
+site_move_fails() {
+	local id=hazards:site-move-fails f=/sys/kernel/debug/fail_function i=0
+	if [ "$LAB_ARCH" != riscv64 ]; then
+		ktap_skip $id "riscv64's site moves only"
+		return
+	fi
+	if [ ! -d $f ] || ! sample_built ftrace-direct-multi; then
+		ktap_fail $id "no fail_function in debugfs, or no ftrace-direct-multi sample"
+		return
+	fi
+	if ! echo ftrace_site_store >$f/inject 2>/tmp/inject.err; then
+		ktap_fail $id "ftrace_site_store cannot be made to fail: $(cat /tmp/inject.err)"
+		return
+	fi
+	# the second call fails, once: space 2 lets the first one through
+	echo 100 >$f/probability
+	echo 1 >$f/times
+	echo 2 >$f/space
+	echo "lab: expected report begins (a failed site move)" >/dev/console
+	modprobe ftrace-direct-multi 2>/tmp/modprobe.err
+	# wake_up_process() and schedule() are called all the time: each
+	# second here is thousands of calls of both sites
+	while [ $i -lt 20 ]; do
+		ls / >/dev/null
+		sleep 0.1 2>/dev/null || usleep 100000
+		i=$((i + 1))
+	done
+	echo "lab: expected report ends" >/dev/console
+	echo >$f/inject
+	if ! dmesg | grep -q 'ftrace bug'; then
+		ktap_fail $id "the injected failure was not taken (no ftrace bug report)" \
+			"$(cat /tmp/modprobe.err)"
+	else
+		ktap_ok $id
+		ktap_diag "$(dmesg | grep -A2 'ftrace bug' | head -n 3 | tr '\n' ' ')"
+	fi
+}
+
 kprobe_slot_page_end
 hotplug_static_key_attach
+site_move_fails

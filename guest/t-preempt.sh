@@ -11,11 +11,14 @@
 # prog-storm): each attach and detach rewrites the program's JITed entry,
 # which a runner may be preempted in.
 #
-# preempt:caller-ops: labtarget_add() called in a loop while one loop
-# turns the function tracer on and off for it and another adds and removes
-# a kprobe on it: the site goes from ftrace_caller, with the tracer's ops,
-# to ftrace_regs_caller with the kprobe's, while a caller may be preempted
-# in ftrace_caller before it loads the site's ops.
+# preempt:caller-ops: labtarget_add() called in a loop while another, on
+# the same CPU, attaches labtarget's plain ftrace_ops, adds its REGS
+# ftrace_ops (as a kprobe's), detaches the plain one and then the REGS
+# one: the site goes from ftrace_caller, with the plain ops, to
+# ftrace_regs_caller with the REGS ops, while a caller may be preempted
+# in ftrace_caller before it loads the site's ops. The REGS ops counts
+# the calls it gets without pt_regs (a kprobe's handler would dereference
+# NULL there): there must be none.
 . /lab/ktap.sh
 
 SECONDS_EACH=${LAB_PREEMPT_SECONDS:-120}
@@ -55,31 +58,43 @@ run_for() {
 
 call_round() { echo 200 >/sys/module/labtarget/parameters/call; }
 
-tracer_round() {
-	echo labtarget_add >$TRACING/set_ftrace_filter &&
-		echo function >$TRACING/current_tracer &&
-		echo nop >$TRACING/current_tracer
+# The order that gives a site an ops of its own that wants pt_regs, while
+# a caller may still be in ftrace_caller from before: labtarget's plain
+# ops alone (ftrace_caller, the plain ops), a pause in which the caller
+# runs, labtarget's REGS ops beside the plain one (ftrace_regs_caller),
+# then the plain ops off (the REGS ops alone: the site's ops is now the
+# REGS ops); the plain ops, a module's, is waited for only after that.
+# The caller runs at the lowest priority: the end of the pause preempts
+# it wherever it is, and it runs again only once this loop waits.
+update_round() {
+	echo labtarget_add >/sys/module/labtarget/parameters/plain_ops &&
+		{ sleep 0.05 2>/dev/null || usleep 50000; } &&
+		echo labtarget_add >/sys/module/labtarget/parameters/regs_ops &&
+		echo - >/sys/module/labtarget/parameters/plain_ops &&
+		echo - >/sys/module/labtarget/parameters/regs_ops
 }
 
-kprobe_round() {
-	echo 'p:kprobes/labk labtarget_add' >>$TRACING/kprobe_events &&
-		echo 1 >$TRACING/events/kprobes/labk/enable &&
-		echo 0 >$TRACING/events/kprobes/labk/enable &&
-		echo '-:kprobes/labk' >>$TRACING/kprobe_events
+# on_cpu0 CMD...: CMD pinned to CPU 0 where taskset exists: a caller
+# preempted there waits while the updates run on the same CPU
+on_cpu0() {
+	if command -v taskset >/dev/null; then
+		taskset -c 0 "$@"
+	else
+		"$@"
+	fi
 }
 
 caller_ops() {
-	local id=preempt:caller-ops waited=0 name
+	local id=preempt:caller-ops waited=0 name missing
 	if ! modprobe labtarget 2>/tmp/modprobe.err; then
 		ktap_fail $id "modprobe labtarget: $(cat /tmp/modprobe.err)"
 		return
 	fi
 	tracing_reset
 	rm -f /tmp/pre.*
-	run_for call call_round &
-	run_for tracer tracer_round &
-	run_for kprobe kprobe_round &
-	while [ ! -e /tmp/pre.call.n ] || [ ! -e /tmp/pre.tracer.n ] || [ ! -e /tmp/pre.kprobe.n ]; do
+	on_cpu0 nice -n 19 /lab/t-preempt.sh loop call call_round &
+	on_cpu0 /lab/t-preempt.sh loop update update_round &
+	while [ ! -e /tmp/pre.call.n ] || [ ! -e /tmp/pre.update.n ]; do
 		if [ $waited -ge $((SECONDS_EACH + 300)) ]; then
 			ktap_fail $id "the loops had not ended $waited s after they began"
 			return
@@ -89,16 +104,27 @@ caller_ops() {
 	done
 	wait
 	tracing_reset
+	missing=$(cat /sys/module/labtarget/parameters/regs_missing)
 	rmmod labtarget
-	ktap_diag "in $SECONDS_EACH s: $(cat /tmp/pre.call.n) rounds of 200 calls, $(cat /tmp/pre.tracer.n) tracer rounds, $(cat /tmp/pre.kprobe.n) kprobe rounds"
-	for name in call tracer kprobe; do
+	ktap_diag "in $SECONDS_EACH s: $(cat /tmp/pre.call.n) rounds of 200 calls, $(cat /tmp/pre.update.n) update rounds, $missing calls of the REGS ops without pt_regs"
+	for name in call update; do
 		if [ -s /tmp/pre.$name.err ] || [ "$(cat /tmp/pre.$name.n)" = 0 ]; then
 			ktap_fail $id "the $name loop: $(head -n 3 /tmp/pre.$name.err)"
 			return
 		fi
 	done
-	ktap_ok $id
+	if [ "$missing" != 0 ]; then
+		ktap_fail $id "the REGS ops was called $missing times without pt_regs (from ftrace_caller)"
+	else
+		ktap_ok $id
+	fi
 }
+
+# "t-preempt.sh loop NAME ROUND" runs one loop, for on_cpu0
+if [ "${1:-}" = loop ]; then
+	run_for "$2" "$3"
+	exit 0
+fi
 
 bpf_prog_entry
 caller_ops

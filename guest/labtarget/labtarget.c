@@ -26,7 +26,9 @@
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
  * them, none where it has only ftrace_regs) to that function, for the
  * sharing tests (guest/t-sharing.sh); writing "-" detaches it. Reading it
- * gives the calls the ops saw since it was attached.
+ * gives the calls the ops saw since it was attached; .../regs_missing
+ * counts the calls it was given without the pt_regs it asked for, which
+ * ftrace must never make.
  */
 #include <linux/error-injection.h>
 #include <linux/ftrace.h>
@@ -271,17 +273,23 @@ static const struct kernel_param_ops call_ops = {
 module_param_cb(call, &call_ops, NULL, 0644);
 MODULE_PARM_DESC(call, "write N: make N calls; read: sum and rejections");
 
-static unsigned long regs_hits;
+static unsigned long regs_hits, regs_missing;
 static bool regs_on;
 
 static void notrace regs_func(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	/* where the arch has pt_regs, a REGS user must be given them */
-	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && !ftrace_get_regs(fregs))
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && !ftrace_get_regs(fregs)) {
+		WRITE_ONCE(regs_missing, regs_missing + 1);
 		return;
+	}
 	WRITE_ONCE(regs_hits, regs_hits + 1);
 }
+
+/* Calls of the REGS ops without pt_regs, since the module was loaded */
+module_param(regs_missing, ulong, 0444);
+MODULE_PARM_DESC(regs_missing, "calls of the REGS ftrace_ops given no pt_regs");
 
 /* SAVE_REGS where the arch has it; elsewhere the core accepts it as is */
 static struct ftrace_ops regs_ops = {
@@ -329,6 +337,63 @@ static const struct kernel_param_ops regs_param_ops = {
 };
 module_param_cb(regs_ops, &regs_param_ops, NULL, 0644);
 MODULE_PARM_DESC(regs_ops, "write FUNC: attach a REGS ftrace_ops, -: detach; read: its hits");
+
+/*
+ * A plain ftrace_ops, the cheapest there is (it only counts), for the
+ * preempt suite: with it alone on a function, its site calls
+ * ftrace_caller with this ops, and a caller spends a good part of each
+ * call in ftrace_caller before it loads the ops. Writing a function's
+ * name to .../parameters/plain_ops attaches it, "-" detaches it.
+ */
+static unsigned long plain_hits;
+static bool plain_on;
+
+static void notrace plain_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	WRITE_ONCE(plain_hits, plain_hits + 1);
+}
+
+static struct ftrace_ops plain_ops = {
+	.func	= plain_func,
+};
+
+static int plain_set(const char *val, const struct kernel_param *kp)
+{
+	char name[KSYM_NAME_LEN];
+	int ret = 0;
+
+	strscpy(name, val, sizeof(name));
+	strim(name);
+	mutex_lock(&regs_lock);
+	if (plain_on) {
+		ret = unregister_ftrace_function(&plain_ops);
+		ftrace_free_filter(&plain_ops);
+		plain_on = false;
+	}
+	if (!ret && strcmp(name, "-")) {
+		ret = ftrace_set_filter(&plain_ops, name, strlen(name), 1);
+		if (!ret)
+			ret = register_ftrace_function(&plain_ops);
+		if (ret)
+			ftrace_free_filter(&plain_ops);
+		plain_on = !ret;
+	}
+	mutex_unlock(&regs_lock);
+	return ret;
+}
+
+static int plain_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(plain_hits));
+}
+
+static const struct kernel_param_ops plain_param_ops = {
+	.set = plain_set,
+	.get = plain_get,
+};
+module_param_cb(plain_ops, &plain_param_ops, NULL, 0644);
+MODULE_PARM_DESC(plain_ops, "write FUNC: attach a plain ftrace_ops, -: detach; read: its hits");
 
 /*
  * LABTARGET_NINSNS instructions that kprobes single-step out of line
@@ -401,6 +466,7 @@ MODULE_PARM_DESC(insns, "write N: N calls of labtarget_insns(); read: the last r
 static void __exit labtarget_exit(void)
 {
 	regs_set("-", NULL);
+	plain_set("-", NULL);
 }
 module_exit(labtarget_exit);
 
