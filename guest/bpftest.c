@@ -1251,7 +1251,8 @@ static int jited(int prog)
 }
 
 /* Run a socket filter on a zeroed 64-byte packet: its return value */
-static int run_filter(int prog, uint32_t *retval)
+/* @repeat runs of a socket filter in the kernel's loop: the last result */
+static int run_filter_n(int prog, unsigned int repeat, uint32_t *retval)
 {
 	unsigned char pkt[64] = { 0 };
 	union bpf_attr a;
@@ -1260,10 +1261,16 @@ static int run_filter(int prog, uint32_t *retval)
 	a.test.prog_fd = prog;
 	a.test.data_in = (uintptr_t)pkt;
 	a.test.data_size_in = sizeof(pkt);
+	a.test.repeat = repeat;
 	if (sys_bpf(BPF_PROG_TEST_RUN, &a))
 		return -1;
 	*retval = a.test.retval;
 	return 0;
+}
+
+static int run_filter(int prog, uint32_t *retval)
+{
+	return run_filter_n(prog, 1, retval);
 }
 
 /*
@@ -2230,12 +2237,23 @@ static void test_kmulti_rethook(const char *id, int key)
  * For guest/t-preempt.sh: two processes run a socket filter (the target)
  * with BPF_PROG_TEST_RUN as fast as they can while this one attaches and
  * detaches fentry and fexit programs on it, one after the other, for
- * @seconds: each attach and detach rewrites the target's JITed entry
- * under the runners. Every run must return the target's value, and the
- * runners must live to the end. Prints "cycles N, runs M", or "error ...".
+ * @seconds or PROG_STORM_MAX cycles: each attach and detach rewrites the
+ * target's JITed entry under the runners. Every run must return the
+ * target's value, and the runners must live to the end. Prints "cycles
+ * N, runs M", or "error ...".
+ *
+ * 6.1 cannot attach a tracing program to a BPF program twice, so each
+ * cycle loads its own; all stay loaded until the runners are gone. 6.1
+ * frees a detached program after an RCU grace period, which does not wait
+ * for a task preempted in the old trampoline before it enters the
+ * program's RCU section: freed on the way, a program was called after it
+ * was freed (seen here; that is the BPF core's, on any architecture).
  */
+#define PROG_STORM_MAX	900	/* below the 1024 open files of a process */
+
 static int prog_storm(int seconds)
 {
+	static int progs[PROG_STORM_MAX];
 	const uint32_t ret = 7;
 	int tgt, prog, link, i, n = 0, status, bad = 0;
 	pid_t runner[2];
@@ -2247,29 +2265,33 @@ static int prog_storm(int seconds)
 		printf("error cannot load the target: %s\n", strerror(errno));
 		return 1;
 	}
-	/* the runners run until they are killed, or a run goes wrong */
+	/*
+	 * The runners run until they are killed, or a run goes wrong; the
+	 * kernel's own loop of 1000 runs keeps them in the program, whose
+	 * entry a preemption then often interrupts
+	 */
 	for (i = 0; i < 2; i++) {
 		runner[i] = fork();
 		if (runner[i] == 0)
 			for (;;)
-				if (run_filter(tgt, &rv) || rv != ret)
+				if (run_filter_n(tgt, 1000, &rv) || rv != ret)
 					_exit(2);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (ms_since(&start) < seconds * 1e3) {
-		/* 6.1 re-attaches a tracing program to kernel functions only */
+	while (ms_since(&start) < seconds * 1e3 && n < PROG_STORM_MAX) {
 		prog = n & 1 ? load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FEXIT, WORD_RET, 23, 0) :
 			       load_prog_id(tgt, LABTGT_ID, BPF_TRACE_FENTRY, 0, 22, 0);
 		link = prog < 0 ? -1 : attach(prog);
 		if (link < 0) {
 			printf("error %s %d: %s\n", prog < 0 ? "load" : "attach", n,
 			       strerror(errno));
+			if (prog >= 0)
+				close(prog);
 			bad = 1;
 			break;
 		}
 		close(link);
-		close(prog);
-		n++;
+		progs[n++] = prog;
 		for (i = 0; i < 2; i++)
 			if (waitpid(runner[i], &status, WNOHANG) == runner[i]) {
 				printf("error runner %d ended after %d cycles (status %#x)\n",
@@ -2286,6 +2308,8 @@ static int prog_storm(int seconds)
 		kill(runner[i], SIGKILL);
 		waitpid(runner[i], &status, 0);
 	}
+	for (i = 0; i < n; i++)
+		close(progs[i]);
 	if (!bad)
 		printf("cycles %d, program runs traced %llu\n", n,
 		       (unsigned long long)(slot(22).count + slot(23).count));

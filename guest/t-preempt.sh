@@ -11,10 +11,10 @@
 # prog-storm): each attach and detach rewrites the program's JITed entry,
 # which a runner may be preempted in.
 #
-# preempt:caller-ops: labtarget_add() called in a loop while another, on
-# the same CPU, attaches labtarget's plain ftrace_ops, adds its REGS
-# ftrace_ops (as a kprobe's), detaches the plain one and then the REGS
-# one: the site goes from ftrace_caller, with the plain ops, to
+# preempt:caller-ops: labtarget_add() called in a loop while a SCHED_FIFO
+# writer on the same CPU attaches labtarget's plain ftrace_ops, adds its
+# REGS ftrace_ops (as a kprobe's), detaches the plain one and then the
+# REGS one: the site goes from ftrace_caller, with the plain ops, to
 # ftrace_regs_caller with the REGS ops, while a caller may be preempted
 # in ftrace_caller before it loads the site's ops. The REGS ops counts
 # the calls it gets without pt_regs (a kprobe's handler would dereference
@@ -56,23 +56,15 @@ run_for() {
 	echo $n >/tmp/pre.$name.n
 }
 
-call_round() { echo 200 >/sys/module/labtarget/parameters/call; }
+call_round() { echo 20000 >/sys/module/labtarget/parameters/call; }
 
-# The order that gives a site an ops of its own that wants pt_regs, while
-# a caller may still be in ftrace_caller from before: labtarget's plain
-# ops alone (ftrace_caller, the plain ops), a pause in which the caller
-# runs, labtarget's REGS ops beside the plain one (ftrace_regs_caller),
-# then the plain ops off (the REGS ops alone: the site's ops is now the
-# REGS ops); the plain ops, a module's, is waited for only after that.
-# The caller runs at the lowest priority: the end of the pause preempts
-# it wherever it is, and it runs again only once this loop waits.
-update_round() {
-	echo labtarget_add >/sys/module/labtarget/parameters/plain_ops &&
-		{ sleep 0.05 2>/dev/null || usleep 50000; } &&
-		echo labtarget_add >/sys/module/labtarget/parameters/regs_ops &&
-		echo - >/sys/module/labtarget/parameters/plain_ops &&
-		echo - >/sys/module/labtarget/parameters/regs_ops
-}
+# One round of labtarget's ops_storm (guest/labtarget): the plain ops
+# alone on labtarget_add, a pause in which the caller runs, the REGS ops
+# beside it, the plain ops off (the REGS ops alone: the site's ops is now
+# the REGS ops, and the plain ops, a module's, is waited for only after
+# that), the REGS ops off, made by a SCHED_FIFO writer that preempts the
+# caller wherever it is at the end of the pause.
+update_round() { echo 1 >/sys/module/labtarget/parameters/ops_storm; }
 
 # on_cpu0 CMD...: CMD pinned to CPU 0 where taskset exists: a caller
 # preempted there waits while the updates run on the same CPU
@@ -92,7 +84,7 @@ caller_ops() {
 	fi
 	tracing_reset
 	rm -f /tmp/pre.*
-	on_cpu0 nice -n 19 /lab/t-preempt.sh loop call call_round &
+	on_cpu0 /lab/t-preempt.sh loop call call_round 19 &
 	on_cpu0 /lab/t-preempt.sh loop update update_round &
 	while [ ! -e /tmp/pre.call.n ] || [ ! -e /tmp/pre.update.n ]; do
 		if [ $waited -ge $((SECONDS_EACH + 300)) ]; then
@@ -106,7 +98,7 @@ caller_ops() {
 	tracing_reset
 	missing=$(cat /sys/module/labtarget/parameters/regs_missing)
 	rmmod labtarget
-	ktap_diag "in $SECONDS_EACH s: $(cat /tmp/pre.call.n) rounds of 200 calls, $(cat /tmp/pre.update.n) update rounds, $missing calls of the REGS ops without pt_regs"
+	ktap_diag "in $SECONDS_EACH s: $(cat /tmp/pre.call.n) rounds of 20000 calls, $(cat /tmp/pre.update.n) update rounds, $missing calls of the REGS ops without pt_regs"
 	for name in call update; do
 		if [ -s /tmp/pre.$name.err ] || [ "$(cat /tmp/pre.$name.n)" = 0 ]; then
 			ktap_fail $id "the $name loop: $(head -n 3 /tmp/pre.$name.err)"
@@ -120,8 +112,10 @@ caller_ops() {
 	fi
 }
 
-# "t-preempt.sh loop NAME ROUND" runs one loop, for on_cpu0
+# "t-preempt.sh loop NAME ROUND [NICE]" runs one loop, for on_cpu0 (busybox
+# has renice, not nice)
 if [ "${1:-}" = loop ]; then
+	[ -z "${4:-}" ] || renice -n "$4" -p $$ >/dev/null
 	run_for "$2" "$3"
 	exit 0
 fi

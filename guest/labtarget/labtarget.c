@@ -30,6 +30,7 @@
  * counts the calls it was given without the pt_regs it asked for, which
  * ftrace must never make.
  */
+#include <linux/delay.h>
 #include <linux/error-injection.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -37,6 +38,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 int labtarget_add(int a, int b);
@@ -394,6 +396,60 @@ static const struct kernel_param_ops plain_param_ops = {
 };
 module_param_cb(plain_ops, &plain_param_ops, NULL, 0644);
 MODULE_PARM_DESC(plain_ops, "write FUNC: attach a plain ftrace_ops, -: detach; read: its hits");
+
+/*
+ * For the preempt suite: N rounds of the order that gives labtarget_add()
+ * a site of its own that wants pt_regs while a caller may still be in
+ * ftrace_caller from before: the plain ops alone (ftrace_caller and the
+ * plain ops), a 50 ms pause in which a caller runs, the REGS ops beside it
+ * (ftrace_regs_caller), the plain ops off (the REGS ops alone), which
+ * waits for its grace periods only after the site's ops changed, and the
+ * REGS ops off. The writer runs SCHED_FIFO meanwhile: at the end of each
+ * pause it preempts a caller on its CPU wherever the caller is, and the
+ * caller runs again only once the writer waits. Writing N runs them;
+ * reading gives the rounds made.
+ */
+static unsigned int storm_rounds;
+
+static int ops_storm_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	sched_set_fifo(current);
+	for (i = 0; i < n && !ret; i++) {
+		ret = plain_set("labtarget_add", NULL);
+		if (!ret) {
+			msleep(50);
+			ret = regs_set("labtarget_add", NULL);
+		}
+		if (!ret)
+			ret = plain_set("-", NULL);
+		if (!ret)
+			ret = regs_set("-", NULL);
+		if (!ret)
+			storm_rounds++;
+	}
+	sched_set_normal(current, 0);
+	plain_set("-", NULL);
+	regs_set("-", NULL);
+	return ret;
+}
+
+static int ops_storm_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", storm_rounds);
+}
+
+static const struct kernel_param_ops ops_storm_ops = {
+	.set = ops_storm_set,
+	.get = ops_storm_get,
+};
+module_param_cb(ops_storm, &ops_storm_ops, NULL, 0644);
+MODULE_PARM_DESC(ops_storm, "write N: N rounds of plain and REGS ops on labtarget_add; read: rounds made");
 
 /*
  * LABTARGET_NINSNS instructions that kprobes single-step out of line
