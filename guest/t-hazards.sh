@@ -84,9 +84,22 @@ loop() {
 	echo $n >/tmp/hz.$name.n
 }
 
-hotplug_round() {
-	echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online
+# cpu_state STATE: CPU 1 taken to STATE (0 offline, 1 online); 6.1 riscv
+# may refuse to start a hart that the SBI firmware has not quite stopped
+# yet (-EINVAL), so each step has ten tries, a tenth of a second apart
+cpu_state() {
+	local try=0
+	until echo "$1" >/sys/devices/system/cpu/cpu1/online 2>/dev/null; do
+		try=$((try + 1))
+		if [ $try -ge 10 ]; then
+			echo "cpu1 online=$1 failed 10 times" >&2
+			return 1
+		fi
+		sleep 0.1 2>/dev/null || usleep 100000
+	done
 }
+
+hotplug_round() { cpu_state 0 && cpu_state 1; }
 
 schedstats_round() {
 	echo 1 >/proc/sys/kernel/sched_schedstats && echo 0 >/proc/sys/kernel/sched_schedstats
@@ -147,6 +160,7 @@ site_move_fails() {
 		return
 	fi
 	# the second call fails, once: space 2 lets the first one through
+	echo 0 >$f/verbose
 	echo 100 >$f/probability
 	echo 1 >$f/times
 	echo 2 >$f/space
