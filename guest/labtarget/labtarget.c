@@ -35,6 +35,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -452,6 +453,66 @@ module_param_cb(ops_storm, &ops_storm_ops, NULL, 0644);
 MODULE_PARM_DESC(ops_storm, "write N: N rounds of plain and REGS ops on labtarget_add; read: rounds made");
 
 /*
+ * For the preempt suite: a kernel thread on one CPU that calls
+ * labtarget_add() until it is stopped, outside the module's parameter
+ * lock, which ops_storm holds while it runs (a caller writing to the
+ * call parameter would wait for it). Writing a CPU number to
+ * .../parameters/caller_cpu starts it there, -1 stops it; reading gives
+ * the calls it made.
+ */
+static struct task_struct *caller_task;
+static unsigned long caller_calls;
+
+static int caller_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		labtarget_add(caller_calls & 0xff, 1);
+		WRITE_ONCE(caller_calls, caller_calls + 1);
+		/* updates wait for RCU tasks: never sleeping, report it */
+		cond_resched_tasks_rcu_qs();
+	}
+	return 0;
+}
+
+static int caller_cpu_set(const char *val, const struct kernel_param *kp)
+{
+	int cpu, ret;
+
+	ret = kstrtoint(val, 0, &cpu);
+	if (ret)
+		return ret;
+	if (caller_task) {
+		kthread_stop(caller_task);
+		caller_task = NULL;
+	}
+	if (cpu < 0)
+		return 0;
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	caller_calls = 0;
+	caller_task = kthread_create_on_cpu(caller_fn, NULL, cpu, "labcaller/%u");
+	if (IS_ERR(caller_task)) {
+		ret = PTR_ERR(caller_task);
+		caller_task = NULL;
+		return ret;
+	}
+	wake_up_process(caller_task);
+	return 0;
+}
+
+static int caller_cpu_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(caller_calls));
+}
+
+static const struct kernel_param_ops caller_cpu_ops = {
+	.set = caller_cpu_set,
+	.get = caller_cpu_get,
+};
+module_param_cb(caller_cpu, &caller_cpu_ops, NULL, 0644);
+MODULE_PARM_DESC(caller_cpu, "write CPU: a thread there calls labtarget_add(), -1: stop it; read: its calls");
+
+/*
  * LABTARGET_NINSNS instructions that kprobes single-step out of line
  * (not simulated), for the hazards suite: a kprobe on each fills the
  * kprobe instruction slot pages to their last slot, whose single-step
@@ -521,6 +582,7 @@ MODULE_PARM_DESC(insns, "write N: N calls of labtarget_insns(); read: the last r
 
 static void __exit labtarget_exit(void)
 {
+	caller_cpu_set("-1", NULL);
 	regs_set("-", NULL);
 	plain_set("-", NULL);
 }
