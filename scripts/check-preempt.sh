@@ -29,7 +29,7 @@ for a in $arches; do
 	fi
 	SUITES=kunit,preempt QEMU_OPTS=-singlestep RESULT_NAME=$a-preempt \
 		KERNEL_ARGS="ftrace_direct_kunit.storm_swaps=20 ftrace_direct_kunit.shared_storm_swaps=40 lab.preempt_seconds=${PREEMPT_SECONDS:-120}" \
-		BOOT_QUIET=1800 TIMEOUT=${TIMEOUT:-5400} "$LAB/scripts/boot.sh" "$a" || true
+		BOOT_QUIET=600 TIMEOUT=${TIMEOUT:-5400} "$LAB/scripts/boot.sh" "$a" || true
 done
 # shellcheck disable=SC2086 # one name per word
 "$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
