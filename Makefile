@@ -21,7 +21,7 @@ S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
 	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
-	bench icount demo clean
+	bench icount demo fixes-audit clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -29,7 +29,8 @@ help:
 	@echo "make check-extra EXTRA_ARCHS=... the same on architectures outside make check"
 	@echo "make deps | tree | export | export-check"
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x|mips64el"
-	@echo "make series-check              patches apply, checkpatch --strict"
+	@echo "make series-check              patches apply, checkpatch --strict, the fixes-audit answers"
+	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them)"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
@@ -62,6 +63,10 @@ boot:
 
 series-check:
 	@$(S)/series-check.sh
+
+fixes-audit:
+	@[ -n "$(MAINLINE_GIT)" ] || { echo "make fixes-audit: MAINLINE_GIT=DIR names a mainline (or stable) git tree" >&2; exit 2; }
+	@MAINLINE_GIT="$(MAINLINE_GIT)" $(S)/fixes-audit.sh
 
 check:
 	@$(S)/check.sh $(ARCHS)

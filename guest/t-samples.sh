@@ -4,6 +4,15 @@
 # nothing of it is left in enabled_functions.
 . /lab/ktap.sh
 
+# state: what a failure's diagnostics add, so that a failed run says
+# what was loaded and attached and what the kernel said last
+state() {
+	echo "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+	echo "enabled_functions: $(head -n 3 $TRACING/enabled_functions | tr '\n' ' ')"
+	echo "tracing_on $(cat $TRACING/tracing_on), current_tracer $(cat $TRACING/current_tracer)"
+	dmesg | tail -n 5
+}
+
 # sample MODULE SECONDS PATTERN...: every PATTERN must be in the trace
 sample() {
 	local mod=$1 secs=$2 id=samples:$1 p missing= left
@@ -18,7 +27,7 @@ sample() {
 	fi
 	tracing_reset
 	if ! modprobe "$mod" 2>/tmp/modprobe.err; then
-		ktap_fail "$id" "modprobe $mod: $(cat /tmp/modprobe.err)"
+		ktap_fail "$id" "modprobe $mod: $(cat /tmp/modprobe.err)" "$(state)"
 		return
 	fi
 	ls -lR /lib >/dev/null	# page faults and wakeups for the samples to see
@@ -27,16 +36,17 @@ sample() {
 		grep -q "$p" $TRACING/trace || missing="$missing '$p'"
 	done
 	if ! rmmod "$mod" 2>/tmp/rmmod.err; then
-		ktap_fail "$id" "rmmod $mod: $(cat /tmp/rmmod.err)"
+		ktap_fail "$id" "rmmod $mod: $(cat /tmp/rmmod.err)" "$(state)"
 		return
 	fi
 	# Its trampolines went with it: no site may still call into them.
 	# (tracefs files have no size: read them)
 	left=$(head -n 1 $TRACING/enabled_functions)
 	if [ -n "$left" ]; then
-		ktap_fail "$id" "left after rmmod: $left"
+		ktap_fail "$id" "left after rmmod: $left" "$(state)"
 	elif [ -n "$missing" ]; then
-		ktap_fail "$id" "not in the trace buffer:$missing" "$(tail -n 3 $TRACING/trace)"
+		ktap_fail "$id" "not in the trace buffer:$missing" "$(tail -n 3 $TRACING/trace)
+$(state)"
 	else
 		ktap_ok "$id"
 	fi
@@ -128,7 +138,7 @@ bench() {
 		[ -z "$left" ] || err="$err left after rmmod: $left"
 	fi
 	if [ -n "$err" ]; then
-		ktap_fail "$id" "$err"
+		ktap_fail "$id" "$err" "$(state)"
 	else
 		ktap_ok "$id"
 	fi

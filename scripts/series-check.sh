@@ -43,6 +43,19 @@ for p in $patches; do
 		res "not ok" "checkpatch:$p" "$(printf '%s\n' "$out" | grep -E -A3 '^(ERROR|total):' | head -n 30)"
 	fi
 done
+# The upstream-fixes audit: its own test on a history it makes, then the
+# answers file against the patches (make fixes-audit MAINLINE_GIT=... runs
+# the search itself, given a mainline tree).
+if out=$("$LAB/scripts/fixes-audit-test.sh" 2>&1); then
+	res ok "fixes-audit:selftest"
+else
+	res "not ok" "fixes-audit:selftest" "$(printf '%s\n' "$out" | { grep -A3 "^not ok" || echo "$out"; } | head -n 30)"
+fi
+if out=$("$LAB/scripts/fixes-audit.sh" 2>&1); then
+	res ok "fixes-audit:answers"
+else
+	res "not ok" "fixes-audit:answers" "$(printf '%s\n' "$out" | grep -v '^\(carried\|not-applicable\) ' | head -n 30)"
+fi
 { echo "KTAP version 1"; echo "1..$n"; cat "$body"; } >"$tap"
 fail=$(grep -c '^not ok' "$tap" || true)
 step "series: $(echo "$patches" | grep -c . || true) patches, $fail failures ($tap)"
