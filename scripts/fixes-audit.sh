@@ -69,7 +69,7 @@ if [ -z "${MAINLINE_GIT:-}" ]; then
 	done <"$tmp/answers"
 	n=$(wc -l <"$tmp/answers")
 	p=$(awk '$2 == "pending"' "$tmp/answers" | wc -l)
-	echo "fixes-audit: $n answers ($p pending) checked against $(wc -l <"$tmp/counterparts") counterparts (MAINLINE_GIT not set: no search)"
+	echo "fixes-audit: $n answers ($p pending) checked against $(cut -d' ' -f1 "$tmp/counterparts" | sort -u | wc -l) counterparts (MAINLINE_GIT not set: no search)"
 	exit "$bad"
 fi
 
