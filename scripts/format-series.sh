@@ -9,19 +9,8 @@ mkdir -p "$dir"
 [ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 n=$(git -C "$SRC" rev-list --count "$BASE_TAG..HEAD")
 
-# section SUBJECT: the banner a patch goes under in series
-section() {
-	case "$1" in
-	x86*) echo "x86_64" ;;
-	arm64*|"bpf, arm64"*) echo "arm64" ;;
-	riscv*) echo "riscv64" ;;
-	MIPS*) echo "mips64" ;;
-	samples*|selftests*|Documentation*|MAINTAINERS*|kunit*)
-		echo "samples, tests, documentation" ;;
-	*) echo "core" ;;
-	esac
-}
-
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
 if [ "$n" -gt 0 ]; then
 	# The cover letter's sender and date are the newest commit's, so the
 	# same commits always give the same files.
@@ -32,10 +21,26 @@ if [ "$n" -gt 0 ]; then
 		--cover-letter --base="$BASE_TAG" -o "$dir" "$BASE_TAG..$(git -C "$SRC" rev-parse HEAD)"
 	# The range ends in a commit id, not a branch, so that a branch
 	# description in build/linux's config cannot take the cover's place.
+	# The patches in order for scripts/sections.sh: file, how many
+	# Mainline: trailers, subject.
+	# shellcheck disable=SC2046 # file names have no blanks
+	set -- $(cd "$dir" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-cover-letter')
+	for c in $(git -C "$SRC" rev-list --reverse "$BASE_TAG..HEAD"); do
+		printf '%s\t%s\t%s\n' "$1" \
+			"$(git -C "$SRC" show -s --format=%B "$c" | grep -c '^Mainline: ' || true)" \
+			"$(git -C "$SRC" show -s --format=%s "$c")"
+		shift
+	done >"$list"
 	# The cover letter's subject and text: patches/cover-letter.txt
 	# (subject line, blank line, body); git adds shortlog, diffstat, base.
 	txt=$LAB/patches/cover-letter.txt
 	if [ -f "$txt" ]; then
+		# @SECTIONS@ in the text is the table of patches/sections
+		"$LAB/scripts/sections.sh" table "$LAB/patches/sections" "$list" >"$dir/table.tmp"
+		awk -v tbl="$dir/table.tmp" '
+		$0 == "@SECTIONS@" { while ((getline l <tbl) > 0) print l; next }
+		{ print }' "$txt" >"$dir/cover.txt.tmp"
+		txt=$dir/cover.txt.tmp
 		awk -v txt="$txt" '
 		BEGIN { getline subj <txt; getline blank <txt
 			while ((getline l <txt) > 0) body = body l "\n" }
@@ -43,22 +48,14 @@ if [ "$n" -gt 0 ]; then
 		/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s", body; next }
 		{ print }' "$dir/0000-cover-letter.patch" >"$dir/cover.tmp"
 		mv "$dir/cover.tmp" "$dir/0000-cover-letter.patch"
+		rm -f "$dir/table.tmp" "$dir/cover.txt.tmp"
 	fi
 fi
 
+# The series file: the patches under the sections of patches/sections.
 {
 	echo "# ftrace direct calls for Linux 6.1: the series in the order it applies."
 	echo "# The base is pinned in BASE; 'make tree' applies this list with git am."
-	last=
-	for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
-		[ -f "$p" ] || continue
-		case "$p" in */0000-cover-letter.patch) continue ;; esac
-		subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n 1)
-		sec=$(section "$subj")
-		if [ "$sec" != "$last" ]; then
-			printf '\n# %s\n' "$sec"
-			last=$sec
-		fi
-		basename "$p"
-	done
+	echo "# Sections: patches/sections."
+	[ "$n" = 0 ] || "$LAB/scripts/sections.sh" series "$LAB/patches/sections" "$list"
 } >"$dir/series"

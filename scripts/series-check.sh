@@ -43,6 +43,14 @@ for p in $patches; do
 		res "not ok" "checkpatch:$p" "$(printf '%s\n' "$out" | grep -E -A3 '^(ERROR|total):' | head -n 30)"
 	fi
 done
+# patches/sections, which heads the series file and makes the cover
+# letter's table: its script's test on a sections file of its own (make
+# export applies it to the series itself).
+if out=$("$LAB/scripts/sections-test.sh" 2>&1); then
+	res ok "sections:selftest"
+else
+	res "not ok" "sections:selftest" "$(printf '%s\n' "$out" | grep "^not ok" | head -n 10)"
+fi
 # The upstream-fixes audit: its own test on a history it makes, then the
 # answers file against the patches (make fixes-audit MAINLINE_GIT=... runs
 # the search itself, given a mainline tree).

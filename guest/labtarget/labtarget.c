@@ -276,6 +276,12 @@ static const struct kernel_param_ops call_ops = {
 module_param_cb(call, &call_ops, NULL, 0644);
 MODULE_PARM_DESC(call, "write N: make N calls; read: sum and rejections");
 
+/*
+ * The ftrace_ops below need the function tracer, which a riscv64 PREEMPT
+ * kernel has only from the series' PREEMPT patch on (make check-bisect
+ * builds this module at every patch).
+ */
+#ifdef CONFIG_FUNCTION_TRACER
 static unsigned long regs_hits, regs_missing;
 static bool regs_on;
 
@@ -451,6 +457,7 @@ static const struct kernel_param_ops ops_storm_ops = {
 };
 module_param_cb(ops_storm, &ops_storm_ops, NULL, 0644);
 MODULE_PARM_DESC(ops_storm, "write N: N rounds of plain and REGS ops on labtarget_add; read: rounds made");
+#endif /* CONFIG_FUNCTION_TRACER */
 
 /*
  * For the preempt suite: a kernel thread on one CPU that calls
@@ -583,8 +590,10 @@ MODULE_PARM_DESC(insns, "write N: N calls of labtarget_insns(); read: the last r
 static void __exit labtarget_exit(void)
 {
 	caller_cpu_set("-1", NULL);
+#ifdef CONFIG_FUNCTION_TRACER
 	regs_set("-", NULL);
 	plain_set("-", NULL);
+#endif
 }
 module_exit(labtarget_exit);
 
