@@ -7,7 +7,7 @@
 # not an error: it is a finding.
 . "$(dirname "$0")/lib.sh"
 
-arches=${*:-$ALL_ARCHES}
+arches=${*:-$(make_var BENCH_ARCHS)}
 MODES="untraced direct direct-far direct-ops ops ops-regs ops-10 ops-100 kprobe function-tracer bpf-fentry function-graph function-graph-bpf untraced-again"
 json=$RESULTS/bench.json
 png=$RESULTS/bench.png

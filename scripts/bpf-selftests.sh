@@ -64,9 +64,9 @@ export PATH="$wrap:$PATH"
 # libraries into the guest. sign-file, the one other program linked
 # against a shared library of the sysroot (libcrypto), links as
 # test_progs does. SELFTESTS_CLANG_FLAGS: arches/ARCH.env.
-cc=${CROSS_COMPILE}gcc clang="clang-16 ${SELFTESTS_CLANG_FLAGS:-}"
+cc=${CROSS_COMPILE}gcc clang="clang-16 $SELFTESTS_CLANG_FLAGS"
 static=-static
-[ "${SELFTESTS_LINK:-static}" = dynamic ] && static=
+[ "$SELFTESTS_LINK" = dynamic ] && static=
 if [ -n "$CROSS_COMPILE" ]; then
 	sysroot=$("$LAB/scripts/sysroot.sh" "$ARCH_NAME")
 	triple=${CROSS_COMPILE%-}

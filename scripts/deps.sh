@@ -5,7 +5,7 @@
 #        EXTRA_PACKAGES='...'  these too (make bench: gnuplot-nox)
 . "$(dirname "$0")/lib.sh"
 
-arches=${*:-$ALL_ARCHES}
+arches=${*:-$(make_var ARCHS)}
 # clang-16 to zlib1g-dev: the BPF selftests (scripts/bpf-selftests.sh)
 pkgs="gcc make bc flex bison libelf-dev libssl-dev dwarves cpio ccache
       xz-utils kmod rsync perl python3 python3-ply git busybox-static

@@ -11,7 +11,7 @@
 # and timers masked, so that only the call's own path is counted (on
 # riscv64 the function tracer's call goes on into a scheduler tick after
 # its trace clock's rdtime, with no trap entry stepped: such a count is
-# wrong and shows scheduler_tick() among its functions; README). The
+# wrong and shows scheduler_tick() among its functions; docs/results/before-2026-11-28.md). The
 # i-th call is the i-th mode of the suite's "# bench:" lines.
 # ICOUNT_MODES=untraced,bpf-fentry (lab.bench_modes=): those modes only,
 # the others not run at all, so that a mode after one whose count goes
@@ -23,7 +23,7 @@
 # them ([no-symbol]: code without a symbol, a trampoline ftrace or BPF made).
 . "$(dirname "$0")/lib.sh"
 
-arches=${*:-$ALL_ARCHES}
+arches=${*:-$(make_var BENCH_ARCHS)}
 # shellcheck disable=SC2086 # one arch per word
 EXTRA_PACKAGES="gdb-multiarch iproute2" "$LAB/scripts/deps.sh" $arches
 "$LAB/scripts/tree.sh"
@@ -130,7 +130,6 @@ functions() {
 }
 
 for a in $arches; do
-	GDB_RET='' BENCH_KERNEL_ARGS=''
 	load_arch "$a"
 	[ -n "$GDB_RET" ] || die "$a: no GDB_RET in arches/$a.env"
 	ours=icount-$a mainline=icount-$a-mainline

@@ -7,7 +7,6 @@ SRC=${SRC:-$BUILD/linux}
 LOGS=$BUILD/logs
 RESULTS=$BUILD/results
 BASE_TAG=lab-base
-ALL_ARCHES="x86_64 arm64 riscv64"
 . "$LAB/BASE"
 
 step() { printf '==> %s\n' "$*"; }
@@ -15,12 +14,25 @@ note() { printf '    %s\n' "$*"; }
 warn() { printf '!!  %s\n' "$*" >&2; }
 die() { printf '!!! %s\n' "$*" >&2; exit 1; }
 
-# load_arch ARCH: the per-architecture facts from arches/ARCH.env
+# make_var NAME: the default the Makefile gives NAME (NAME ?= ...), so
+# that a script run by hand takes the same lists as its target (ARCHS,
+# BENCH_ARCHS, STORM_ARCHS, ...): the Makefile holds the one list.
+make_var() {
+	sed -n "s/^$1 ?= *//p" "$LAB/Makefile"
+}
+
+# load_arch ARCH: the per-architecture facts, arches/defaults.env and
+# then arches/ARCH.env over it (every key is reset for each architecture)
 load_arch() {
-	[ -n "${1:-}" ] && [ -f "$LAB/arches/${1:-}.env" ] ||
-		die "unknown ARCH '${1:-}' (one of: $(cd "$LAB/arches" && ls | sed 's/\.env$//' | xargs))"
+	local k
+	[ -n "${1:-}" ] && [ "$1" != defaults ] && [ -f "$LAB/arches/${1:-}.env" ] ||
+		die "unknown ARCH '${1:-}' (one of: $(make_var ARCHS))"
 	ARCH_NAME=$1
+	. "$LAB/arches/defaults.env"
 	. "$LAB/arches/$1.env"
+	for k in KARCH KIMAGE DEB_ARCH QEMU QEMU_PACKAGE QEMU_ARGS CONSOLE VIRTIO_SERIAL; do
+		[ -n "${!k}" ] || die "arches/$1.env: $k is required (arches/defaults.env)"
+	done
 	OUT=$BUILD/out/$1
 }
 
@@ -59,6 +71,37 @@ load_variant() {
 	# (ftrace.o's .text was compared equal). KCFLAGS in the
 	# environment, even empty, replaces this.
 	[ -n "$LLVM" ] || : "${KCFLAGS=-fno-var-tracking -fno-var-tracking-assignments}"
+}
+
+# config_frags [VARIANT]: the Kconfig fragments merged onto the starting
+# config, in order, into $frags (after load_arch, load_variant). The start
+# is tinyconfig, or the script a variant's BASE_CONFIG names; then
+#   configs/common.config
+#   configs/bpf-selftests.config, the tree's own selftests/bpf/config,
+#     configs/selftests-off.config (not for an architecture whose guest
+#     cannot run the BPF selftests, BPF_SELFTESTS_SKIP, nor for a variant
+#     whose guests never do, SELFTESTS_CONFIG=no)
+#   configs/ARCH.config
+#   configs/VARIANT.config, configs/VARIANT-ARCH.config (where they exist)
+# A variant with a BASE_CONFIG gets only its own fragments. The BPF
+# selftests' config comes from the lab's tree (build/linux) even when SRC
+# is another (make bench's mainline), so both kernels of a comparison get
+# the same list.
+config_frags() {
+	local f
+	frags="$LAB/configs/common.config"
+	if [ -z "$BPF_SELFTESTS_SKIP" ] && [ "$SELFTESTS_CONFIG" != no ]; then
+		frags="$frags $LAB/configs/bpf-selftests.config
+			$BUILD/linux/tools/testing/selftests/bpf/config
+			$LAB/configs/selftests-off.config"
+	fi
+	frags="$frags $LAB/configs/$ARCH_NAME.config"
+	[ -z "$BASE_CONFIG" ] || frags=
+	if [ -n "${1:-}" ]; then
+		for f in "$1" "$1-$ARCH_NAME"; do
+			[ ! -f "$LAB/configs/$f.config" ] || frags="$frags $LAB/configs/$f.config"
+		done
+	fi
 }
 
 # kmake ARGS...: make in the kernel tree with the architecture's and the
