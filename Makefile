@@ -21,7 +21,7 @@ S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
 	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
-	bench icount demo fixes-audit clean
+	bench icount demo fixes-audit judge config-show clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -29,6 +29,8 @@ help:
 	@echo "make check-extra EXTRA_ARCHS=... the same on architectures outside make check"
 	@echo "make deps | tree | export | export-check"
 	@echo "make build | initramfs | boot ARCH=x86_64|arm64|riscv64|s390x|mips64el"
+	@echo "make config-show ARCH= [VARIANT=] the layers a kernel's config is made from, in order"
+	@echo "make judge NAME=x86_64         judge a saved guest run again (build/results/NAME.raw, .console, .run)"
 	@echo "make series-check              patches apply, checkpatch --strict, the fixes-audit answers"
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt)"
@@ -60,6 +62,13 @@ initramfs:
 
 boot:
 	@$(S)/boot.sh $(ARCH)
+
+config-show:
+	@$(S)/config-show.sh $(ARCH) $(VARIANT)
+
+judge:
+	@[ -n "$(NAME)" ] || { echo "make judge: NAME= names a run in build/results (x86_64, arm64-debug, ...)" >&2; exit 2; }
+	@$(S)/judge.sh $(NAME)
 
 series-check:
 	@$(S)/series-check.sh

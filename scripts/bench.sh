@@ -12,40 +12,33 @@
 # Both kernels boot with mitigations=off: 6.12 would otherwise patch
 # return thunks into every function on x86_64 and 6.1 not all of them,
 # which is a difference between the kernels, not between the tracers.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runner.sh"
 
-arches=${*:-$ALL_ARCHES}
+arches=${*:-$(make_var BENCH_ARCHS)}
 # Boots per kernel: the speed of a TCG guest differs from boot to boot
 # (x86_64: the untraced call took 9.2 ns in one make bench and 14.9 ns in
 # the next, a traced one moved by up to 20 %), so each figure is the
 # median of BENCH_BOOTS boots (scripts/bench-median.sh).
 BOOTS=${BENCH_BOOTS:-3}
 start=$(date +%s)
-EXTRA_PACKAGES=gnuplot-nox "$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
+# shellcheck disable=SC2086 # one architecture per word
+EXTRA_PACKAGES=gnuplot-nox run_start $arches
 "$LAB/scripts/mainline-tree.sh"
 "$LAB/scripts/bench-graft.sh"
-mkdir -p "$RESULTS"
 
 # one ARCH VARIANT NAME: build, initramfs and the BOOTS bench boots of one
 # kernel, then their medians in NAME.tap
 one() {
 	local a=$1 variant=$2 name=$3 src=$BUILD/linux
 	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
-	rm -f "$RESULTS/$name.tap"
-	if ! SRC=$src "$LAB/scripts/build.sh" "$a" "$variant" ||
-	   ! SRC=$src SUITES=bench "$LAB/scripts/initramfs.sh" "$a" "$variant"; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s:build\n' "$name" >"$RESULTS/$name.tap"
-		return 0
-	fi
+	SRC=$src SUITES=bench run_prepare "$name" "$a" "$variant" || return 0
 	# what the arch needs on both kernels (BENCH_KERNEL_ARGS, arches/ARCH.env)
-	BENCH_KERNEL_ARGS=
 	load_arch "$a"
 	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS}"
 	for i in $(seq 1 "$BOOTS"); do
 		step "bench: $name, boot $i of $BOOTS"
-		SUITES=bench KERNEL_ARGS="$args" RESULT_NAME=$name-$i TIMEOUT=${TIMEOUT:-1200} \
-			"$LAB/scripts/boot.sh" "$a" "$variant" || true
+		SUITES=bench KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
+			run_boot "$name-$i" "$a" "$variant"
 	done
 	"$LAB/scripts/bench-median.sh" "$name" "$BOOTS"
 }

@@ -45,6 +45,9 @@ rm -f "$raw" "$console" "$tap"
 # func_profiler.tc held a CPU beyond the default 21 s RCU stall limit on
 # x86_64 and riscv64. A real stall still reports, at 90 s.
 append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME rcupdate.rcu_cpu_stall_timeout=90"
+# the results' prefix, the same for the guest's results and the host's:
+# ARCH, or the run's name (x86_64-debug, arm64-cfi, riscv64-preempt)
+[ "$tag" = "$ARCH_NAME" ] || append="$append lab.name=$tag"
 append="$append${CALL_REACH_MIB:+ lab.reach_mib=$CALL_REACH_MIB}"
 append="$append${BPF_TRAMP_PATH:+ lab.bpf_path=$BPF_TRAMP_PATH}"
 append="$append${ARCH_KERNEL_ARGS:+ $ARCH_KERNEL_ARGS}${KERNEL_ARGS:+ $KERNEL_ARGS}"
@@ -56,7 +59,7 @@ if [ -n "${QEMU_CPU:-}" ]; then
 	QEMU_ARGS=$(echo "$QEMU_ARGS" | sed -E "s/-cpu [^ ]+/-cpu $QEMU_CPU/")
 	case " $QEMU_ARGS " in *" -cpu $QEMU_CPU "*) ;; *) QEMU_ARGS="$QEMU_ARGS -cpu $QEMU_CPU" ;; esac
 fi
-step "boot $tag: $QEMU $QEMU_ARGS (TCG, ${QEMU_SMP:-2} vCPUs)"
+step "boot $tag: $QEMU $QEMU_ARGS (TCG, $QEMU_SMP vCPUs)"
 start=$(date +%s)
 # QEMU's monitor on two FIFOs (mon.in, mon.out), asked for the registers
 # of a guest that hangs.
@@ -65,7 +68,7 @@ launch() {
 	rm -f "$mon.in" "$mon.out"
 	mkfifo "$mon.in" "$mon.out"
 	# shellcheck disable=SC2086 # QEMU_ARGS holds several words
-	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS ${QEMU_OPTS:-} -accel "${QEMU_ACCEL:-tcg}" -smp "${QEMU_SMP:-2}" -m 1024 \
+	timeout "${TIMEOUT:-3000}" "$QEMU" $QEMU_ARGS ${QEMU_OPTS:-} -accel "$QEMU_ACCEL" -smp "$QEMU_SMP" -m 1024 \
 		-nodefaults -display none -no-reboot \
 		-kernel "$OUT/$KIMAGE" -initrd "$OUT/initramfs.cpio" -append "$append" \
 		-serial "file:$console" -monitor "pipe:$mon" \
@@ -132,58 +135,14 @@ wait "$qpid" || rc=$?
 show_new
 secs=$(( $(date +%s) - start ))
 
-# The guest's own lines, renumbered, then what the host saw.
+# What the run was, for judge.sh (and for judging it again later, after a
+# known-failures edit: make judge NAME=TAG).
 {
-	echo "KTAP version 1"
-	awk '/^(not )?ok [0-9]+ / { n++; sub(/ok [0-9]+ /, "ok " n " ") ; print; next }
-	     /^#/ && !/^# lab: done/ { print }' "$raw"
-} >"$tap.body"
-n=$(grep -cE '^(not )?ok ' "$tap.body" || true)
-host() { # "ok"|"not ok" ID [DIAG]
-	n=$((n + 1))
-	echo "$1 $n $tag:$2" >>"$tap.body"
-	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /' >>"$tap.body"
-}
-if grep -q '^# lab: done' "$raw"; then
-	host ok guest:complete
-	[ "$boots" = 1 ] || echo "# retried: the first boot hung before its first result (build/results/$tag.hang)" \
-		>>"$tap.body"
-else
-	why="exit $rc"
-	[ "$rc" = 124 ] && why="killed after ${TIMEOUT:-3000} s"
-	[ -z "$rehung" ] || why="hung before its first result, twice: build/results/$tag.hang"
-	host "not ok" guest:complete "the guest did not finish ($why); console tail:
-$(tail -n 25 "$console")"
-fi
-# Any kernel report on the console fails the run, named; so does a guest
-# program killed by a fault (x86 says "segfault at", arm64 "unhandled
-# exception", riscv "unhandled signal"): the suites would only see an
-# exit status, if anything. A suite that provokes a WARNING on purpose
-# (hazards:site-move-fails) writes "lab: expected report begins" and
-# "lab: expected report ends" around it: WARNING lines between the two
-# are its own, every other report there still counts.
-reports=$(awk '/^lab: expected report begins/ { inside = 1 } /^lab: expected report ends/ { inside = 0 }
-	{ if (!(inside && /WARNING:/)) print }' "$console" |
-	grep -nE 'WARNING:|BUG:|Kernel BUG|Oops|Kernel panic|INFO: possible|rcu: INFO: |detected stall|INFO: task .* blocked|KASAN:|kmemleak:.*(unreferenced|suspected memory leak)|Call Trace:|\]: (segfault at|unhandled (exception|signal))|general protection fault' | head -n 5 || true)
-if [ -z "$reports" ]; then
-	host ok console:clean
-else
-	host "not ok" console:clean "kernel reports or crashed programs on the console:
-$reports"
-fi
-if [ -n "${CONSOLE_EXPECT:-}" ]; then
-	if grep -qE "$CONSOLE_EXPECT" "$console"; then
-		host ok console:expected "$(grep -m1 -E "$CONSOLE_EXPECT" "$console")"
-	else
-		host "not ok" console:expected "no console line matches '$CONSOLE_EXPECT'"
-	fi
-fi
-# A failure listed in known-failures is marked, not hidden.
-{ head -n 1 "$tap.body"; echo "1..$n"; tail -n +2 "$tap.body"; } |
-	awk 'NR == FNR { if ($0 !~ /^#/ && NF > 1) { id = $1; sub(/^[^ ]+ /, ""); known[id] = $0 }; next }
-	     /^not ok [0-9]+ [^#]*$/ && ($4 in known) { $0 = $0 " # TODO known failure: " known[$4] }
-	     { print }' "$LAB/known-failures" - >"$tap"
-rm -f "$tap.body" "$mon.in" "$mon.out"
+	printf 'ARCH=%q\nRC=%q\nBOOTS=%q\nREHUNG=%q\nLIMIT=%q\nSECS=%q\nCONSOLE_EXPECT=%q\n' \
+		"$ARCH_NAME" "$rc" "$boots" "$rehung" "${TIMEOUT:-3000}" "$secs" "${CONSOLE_EXPECT:-}"
+} >"$RESULTS/$tag.run"
+rm -f "$mon.in" "$mon.out"
+"$LAB/scripts/judge.sh" "$tag"
 tap_counts "$tap"
 step "boot $tag: $PASS passed, $FAIL failed, $SKIP skipped in $secs s ($tap)"
 [ "$FAIL" = 0 ]

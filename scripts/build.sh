@@ -20,30 +20,9 @@ ccache_env
 ccache -M 8G >/dev/null 2>&1 || true
 load_variant "$variant"
 
-# A variant with a BASE_CONFIG of its own (configs/VARIANT.env names the
-# script that writes it) starts from that instead of tinyconfig and the
-# lab's fragments: only the variant's fragments go on top.
-# The BPF selftests' own config comes from the lab's tree (build/linux)
-# even when SRC is another (make bench's mainline): both kernels of a
-# comparison then get the same list.
-# An architecture whose guest does not run them (arches/ARCH.env:
-# BPF_SELFTESTS_SKIP), or a variant whose guests never do
-# (configs/VARIANT.env: SELFTESTS_CONFIG=no), is built without the BPF
-# selftests' options.
-frags="$LAB/configs/common.config $LAB/configs/bpf-selftests.config
-	$BUILD/linux/tools/testing/selftests/bpf/config
-	$LAB/configs/selftests-off.config $LAB/configs/$ARCH_NAME.config"
-[ -z "${BPF_SELFTESTS_SKIP:-}" ] && [ "$SELFTESTS_CONFIG" != no ] ||
-	frags="$LAB/configs/common.config $LAB/configs/$ARCH_NAME.config"
-[ -z "$BASE_CONFIG" ] || frags=
-# a variant's fragments: VARIANT.config, VARIANT-ARCH.config, either or both
-if [ -n "$variant" ]; then
-	for f in "$variant" "$variant-$ARCH_NAME"; do
-		if [ -f "$LAB/configs/$f.config" ]; then
-			frags="$frags $LAB/configs/$f.config"
-		fi
-	done
-fi
+# the layers of the config, written once (config_frags, scripts/lib.sh;
+# make config-show prints them)
+config_frags "$variant"
 tag=$ARCH_NAME${variant:+-$variant}
 
 # The config is made in a scratch directory and copied over only when it

@@ -19,19 +19,16 @@
 # orders suite (3 minutes on arm64 in make check), ftracetest's ftrace/
 # directory and direct/ftrace-direct.tc, whose cases trace every function
 # of the kernel (ftrace-direct.tc did not finish in 600 s on arm64).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runner.sh"
 
-arches=${*:-x86_64 arm64 riscv64}
-start=$(date +%s)
-"$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-mkdir -p "$RESULTS"
+arches=${*:-$(make_var DEBUG_ARCHS)}
+# shellcheck disable=SC2086 # one architecture per word
+run_start $arches
 suites=startup,kunit,ftracetest,samples,sharing,bpf,leaks
-names=
 booted=
-# arch_var ARCH VAR: VAR as arches/ARCH.env sets it
+# arch_var ARCH VAR: VAR as arches/ARCH.env (or defaults.env) sets it
 arch_var() {
-	(. "$LAB/arches/$1.env"; echo "${!2:-}")
+	(load_arch "$1"; echo "${!2}")
 }
 # arch_suites ARCH: SUITES if given, else the arch's DEBUG_SUITES, else all
 arch_suites() {
@@ -39,14 +36,7 @@ arch_suites() {
 	echo "${s:-$suites}"
 }
 for a in $arches; do
-	names="$names $a-debug"
-	rm -f "$RESULTS/$a-debug.tap"
-	if ! "$LAB/scripts/build.sh" "$a" debug ||
-	   ! SUITES=$(arch_suites "$a") "$LAB/scripts/initramfs.sh" "$a" debug; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s-debug:build\n# see build/logs/\n' "$a" \
-			>"$RESULTS/$a-debug.tap"
-		continue
-	fi
+	SUITES=$(arch_suites "$a") run_prepare "$a-debug" "$a" debug || continue
 	booted="$booted $a"
 done
 # The shared KUnit storm swaps 200 times, as in make check, not its own
@@ -56,8 +46,7 @@ for a in $booted; do
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
 	args="$args $(arch_var "$a" DEBUG_KERNEL_ARGS)"
 	t=$(arch_var "$a" DEBUG_TIMEOUT)
-	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-${t:-3600}} \
-		"$LAB/scripts/boot.sh" "$a" debug || true
+	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-$t} \
+		run_boot "$a-debug" "$a" debug
 done
-# shellcheck disable=SC2086 # one name per word
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
+run_end

@@ -11,25 +11,15 @@
 # Results: build/results/ARCH-preempt.tap. Default: riscv64, the
 # architecture whose windows the suite aims at; PREEMPT_SECONDS sets the
 # length of each storm (default 120).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runner.sh"
 
-arches=${*:-riscv64}
-start=$(date +%s)
-"$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-mkdir -p "$RESULTS"
-names=
+arches=${*:-$(make_var PREEMPT_ARCHS)}
+# shellcheck disable=SC2086 # one architecture per word
+run_start $arches
 for a in $arches; do
-	names="$names $a-preempt"
-	rm -f "$RESULTS/$a-preempt.tap"
-	if ! "$LAB/scripts/build.sh" "$a" || ! SUITES=kunit,preempt "$LAB/scripts/initramfs.sh" "$a"; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s-preempt:build\n# see build/logs/\n' "$a" \
-			>"$RESULTS/$a-preempt.tap"
-		continue
-	fi
-	SUITES=kunit,preempt QEMU_OPTS=-singlestep RESULT_NAME=$a-preempt \
+	SUITES=kunit,preempt run_prepare "$a-preempt" "$a" || continue
+	SUITES=kunit,preempt QEMU_OPTS=-singlestep \
 		KERNEL_ARGS="ftrace_direct_kunit.storm_swaps=20 ftrace_direct_kunit.shared_storm_swaps=40 lab.preempt_seconds=${PREEMPT_SECONDS:-120}" \
-		BOOT_QUIET=600 TIMEOUT=${TIMEOUT:-5400} "$LAB/scripts/boot.sh" "$a" || true
+		BOOT_QUIET=600 TIMEOUT=${TIMEOUT:-5400} run_boot "$a-preempt" "$a"
 done
-# shellcheck disable=SC2086 # one name per word
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
+run_end

@@ -9,24 +9,14 @@
 # make check runs them shorter (STORM_ARGS in scripts/check.sh): at full
 # length the KUnit storms held both host CPUs for 306, 263 and 139 s of
 # make check's riscv64, x86_64 and arm64 guests, and bpf:storm 177 s of
-# riscv64's (README).
-. "$(dirname "$0")/lib.sh"
+# riscv64's (docs/results/before-2026-11-28.md).
+. "$(dirname "$0")/runner.sh"
 
-arches=${*:-$ALL_ARCHES}
-start=$(date +%s)
-"$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-mkdir -p "$RESULTS"
-names=
+arches=${*:-$(make_var STORM_ARCHS)}
+# shellcheck disable=SC2086 # one architecture per word
+run_start $arches
 for a in $arches; do
-	names="$names $a-storm"
-	rm -f "$RESULTS/$a-storm.tap"
-	if ! "$LAB/scripts/build.sh" "$a" || ! SUITES=kunit,bpf "$LAB/scripts/initramfs.sh" "$a"; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s-storm:build\n# see build/logs/\n' "$a" \
-			>"$RESULTS/$a-storm.tap"
-		continue
-	fi
-	SUITES=kunit,bpf KERNEL_ARGS= RESULT_NAME=$a-storm "$LAB/scripts/boot.sh" "$a" || true
+	SUITES=kunit,bpf run_prepare "$a-storm" "$a" || continue
+	SUITES=kunit,bpf KERNEL_ARGS= run_boot "$a-storm" "$a"
 done
-# shellcheck disable=SC2086 # one name per word
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
+run_end

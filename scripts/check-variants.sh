@@ -12,10 +12,9 @@
 # touches arm64's or riscv64's ftrace.
 #
 # As in check-debug, all kernels are built before the first guest boots.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runner.sh"
 
-pairs=${*:-arm64:os arm64:cfi riscv64:os}
-start=$(date +%s)
+pairs=${*:-$(make_var VARIANTS)}
 arches=
 for p in $pairs; do
 	case " $arches " in *" ${p%%:*} "*) ;; *) arches="$arches ${p%%:*}" ;; esac
@@ -27,27 +26,17 @@ for p in $pairs; do
 	[ -f "$f" ] && extra="$extra $(. "$f"; echo "${PACKAGES:-}")"
 done
 # shellcheck disable=SC2086 # one architecture per word
-EXTRA_PACKAGES="${EXTRA_PACKAGES:-}$extra" "$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-mkdir -p "$RESULTS"
+EXTRA_PACKAGES="${EXTRA_PACKAGES:-}$extra" run_start $arches
 # variant_suites VARIANT: the suites its guest runs: SUITES if given,
 # else the variant's own (configs/VARIANT.env: SUITES), else all
 variant_suites() {
 	local f=$LAB/configs/$1.env
 	[ -z "${SUITES:-}" ] && [ -f "$f" ] && (. "$f"; echo "${SUITES:-}") || echo "${SUITES:-}"
 }
-names=
 booted=
 for p in $pairs; do
 	a=${p%%:*} v=${p#*:}
-	names="$names $a-$v"
-	rm -f "$RESULTS/$a-$v.tap"
-	if ! "$LAB/scripts/build.sh" "$a" "$v" ||
-	   ! SUITES=$(variant_suites "$v") "$LAB/scripts/initramfs.sh" "$a" "$v"; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:build\n# see build/logs/\n' "$a" "$v" \
-			>"$RESULTS/$a-$v.tap"
-		continue
-	fi
+	SUITES=$(variant_suites "$v") run_prepare "$a-$v" "$a" "$v" || continue
 	# The variant's own fragments must hold in its .config: a variant
 	# that silently lost what it is for would test nothing new.
 	frags=
@@ -57,8 +46,7 @@ for p in $pairs; do
 	# shellcheck disable=SC2086 # one fragment per word
 	bad=$(config_mismatches "$BUILD/out/$a-$v/.config" $frags | tr '\n' ' ')
 	if [ -n "$bad" ]; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 %s-%s:config\n# %s\n' "$a" "$v" "$bad" \
-			>"$RESULTS/$a-$v.tap"
+		run_failed "$a-$v" config "$bad"
 		continue
 	fi
 	booted="$booted $p"
@@ -86,7 +74,6 @@ for p in $booted; do
 		QEMU_CPU="${QEMU_CPU:-$(boot_var "$a" "$v" QEMU_CPU)}" \
 		CONSOLE_EXPECT="${CONSOLE_EXPECT:-$(boot_var "$a" "$v" CONSOLE_EXPECT)}" \
 		SUITES=$(variant_suites "$v") \
-		"$LAB/scripts/boot.sh" "$a" "$v" || true
+		run_boot "$a-$v" "$a" "$v"
 done
-# shellcheck disable=SC2086 # one name per word
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" $names
+run_end

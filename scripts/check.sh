@@ -3,16 +3,15 @@
 # architecture build, initramfs and the guest suites; the last line is
 # the total over all.
 # Each initramfs and guest is made while the next architecture builds.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runner.sh"
 
-arches=${*:-$ALL_ARCHES}
-start=$(date +%s)
-"$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-mkdir -p "$RESULTS"
-# Only this run's files: the taps of make bench and check-debug stay.
+arches=${*:-$(make_var ARCHS)}
+# shellcheck disable=SC2086 # one architecture per word
+run_start $arches
+# the summary's order; only this run's results are dropped (make bench's
+# and check-debug's stay)
 for a in series $arches; do
-	rm -f "$RESULTS/$a.tap"
+	run_name "$a"
 done
 # The series checks (checkpatch on every patch: 37 s of one CPU) run
 # beside the first kernel build; their lines are printed at the end.
@@ -28,10 +27,6 @@ series_pid=$!
 STORM_ARGS="ftrace_direct_kunit.storm_swaps=50 ftrace_direct_kunit.shared_storm_swaps=200"
 STORM_ARGS="$STORM_ARGS lab.bpf_storm=30"
 export KERNEL_ARGS="$STORM_ARGS${KERNEL_ARGS:+ $KERNEL_ARGS}"
-# build_failed ARCH STEP: the arch's one result when it never booted.
-build_failed() {
-	printf 'KTAP version 1\n1..1\nnot ok 1 %s:%s\n# see build/logs/\n' "$1" "$2" >"$RESULTS/$1.tap"
-}
 # An architecture whose arches/ARCH.env sets CHECK_BESIDE (a small
 # kernel, a short guest) builds niced beside the others from the start:
 # it takes the CPU they leave idle (the series checks, the sysroots, each
@@ -45,13 +40,9 @@ for a in $arches; do
 		continue
 	fi
 	(
-		if ! nice -n 19 "$LAB/scripts/build.sh" "$a"; then
-			build_failed "$a" build
-		elif nice -n 19 "$LAB/scripts/initramfs.sh" "$a"; then
-			exec "$LAB/scripts/boot.sh" "$a"
-		else
-			build_failed "$a" initramfs
-		fi
+		nice -n 19 "$LAB/scripts/build.sh" "$a" || { run_failed "$a" build; exit 0; }
+		nice -n 19 "$LAB/scripts/initramfs.sh" "$a" || { run_failed "$a" initramfs; exit 0; }
+		run_boot "$a" "$a"
 	) &
 	pids="$pids $!"
 done
@@ -66,16 +57,8 @@ done
 # in the background while the next kernel builds: on the critical path
 # only the last architecture's remains.
 for a in $main; do
-	if ! "$LAB/scripts/build.sh" "$a"; then
-		build_failed "$a" build
-		continue
-	fi
-	(
-		if "$LAB/scripts/initramfs.sh" "$a"; then
-			exec "$LAB/scripts/boot.sh" "$a"
-		fi
-		build_failed "$a" initramfs
-	) &
+	run_build "$a" "$a" || continue
+	(run_initramfs "$a" "$a" && run_boot "$a" "$a") &
 	pids="$pids $!"
 done
 for p in $pids; do
@@ -84,4 +67,4 @@ done
 wait "$series_pid" || true
 cat "$series_log"
 rm -f "$series_log"
-"$LAB/scripts/summary.sh" "$(( $(date +%s) - start ))" series $arches
+run_end
