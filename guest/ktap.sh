@@ -7,7 +7,7 @@ _ktap() { # "ok"|"not ok" ID [DIRECTIVE]
 	local n
 	n=$(( $(cat /tmp/ktap.n 2>/dev/null || echo 0) + 1 ))
 	echo "$n" >/tmp/ktap.n
-	echo "$1 $n $LAB_ARCH:$2${3:+ # $3}" | tee -a "$KTAP_OUT"
+	echo "$1 $n ${LAB_NAME:-$LAB_ARCH}:$2${3:+ # $3}" | tee -a "$KTAP_OUT"
 }
 ktap_diag() { # LINE... (an argument of several lines gives as many)
 	local l
@@ -21,6 +21,34 @@ ktap_fail() { # ID [DIAG...]
 	_ktap "not ok" "$1"
 	shift
 	[ $# -eq 0 ] || ktap_diag "$@"
+}
+
+# bpf_hold TAG ARG...: "bpftest 1 ARG..." in the background, holding its
+# program attached until bpf_release TAG. 0 once it says "attached"; 1 if
+# it says "error", exits or says nothing within 60 s (its output stays in
+# /tmp/hold.TAG, and nothing is left running).
+bpf_hold() {
+	local tag=$1 i=0
+	shift
+	# Emptied here, not by the job's redirection: that runs in the
+	# background and may come after the first grep, which would then read
+	# the previous hold's "attached".
+	: >/tmp/hold.$tag
+	/lab/bpftest 1 "$@" >/tmp/hold.$tag 2>&1 &
+	echo $! >/tmp/hold.$tag.pid
+	while [ $i -lt 600 ] && ! grep -qE '^(attached|error)' /tmp/hold.$tag; do
+		kill -0 "$(cat /tmp/hold.$tag.pid)" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^attached' /tmp/hold.$tag && return 0
+	bpf_release "$tag"
+	return 1
+}
+bpf_release() { # TAG
+	kill "$(cat /tmp/hold.$1.pid)" 2>/dev/null
+	wait "$(cat /tmp/hold.$1.pid)" 2>/dev/null
+	return 0
 }
 
 # bpftest ARGS...: run guest/bpftest, its lines turned into KTAP; a crash

@@ -69,7 +69,7 @@ fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 # BPF programs as native code, as distributions run them: riscv64's 6.1
 # and 6.12 leave the JIT off by default (no ARCH_WANT_DEFAULT_BPF_JIT),
-# and their bpf-fentry would time the interpreter (hold_bpf refuses that)
+# and their bpf-fentry would time the interpreter (bpftest hold-empty refuses that)
 echo 1 >/proc/sys/net/core/bpf_jit_enable ||
 	ktap_diag "cannot turn the BPF JIT on"
 tracing_reset
@@ -112,34 +112,14 @@ if want function-tracer; then
 	tracing_reset
 fi
 
-# hold_bpf MOD FUNC: an empty BPF fentry program on FUNC until release_bpf
-hold_bpf() {
-	local i=0
-	# Emptied here, not by the redirection below: that runs in the
-	# background job and may come after the first grep, which would then
-	# read the previous hold's "attached".
-	: >/tmp/bench-bpf.out
-	/lab/bpftest 1 hold-empty "$1" "$2" >/tmp/bench-bpf.out 2>&1 &
-	bpf_pid=$!
-	while [ $i -lt 300 ] && ! grep -qE '^(attached|error)' /tmp/bench-bpf.out; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	grep -q '^attached' /tmp/bench-bpf.out
-}
-release_bpf() {
-	kill "$bpf_pid" 2>/dev/null
-	wait "$bpf_pid" 2>/dev/null
-}
-
 # An empty BPF fentry program, attached while the module times the calls
 if want bpf-fentry; then
-	if hold_bpf "$btf" "$FUNC"; then
+	if bpf_hold bench hold-empty "$btf" "$FUNC"; then
 		timed attached bpf-fentry
 	else
-		ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+		ktap_fail bench:bpf-fentry "bpftest: $(head -n 3 /tmp/hold.bench)"
 	fi
-	release_bpf
+	bpf_release bench
 fi
 
 # function_graph on the function, then again while a BPF trampoline sits
@@ -151,12 +131,12 @@ if want function-graph || want function-graph-bpf; then
 	echo function_graph >$TRACING/current_tracer
 	timed attached function-graph
 	if want function-graph-bpf; then
-		if hold_bpf vmlinux bpf_fentry_test1; then
+		if bpf_hold bench hold-empty vmlinux bpf_fentry_test1; then
 			timed attached function-graph-bpf
 		else
-			ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/bench-bpf.out)"
+			ktap_fail bench:function-graph-bpf "bpftest: $(head -n 3 /tmp/hold.bench)"
 		fi
-		release_bpf
+		bpf_release bench
 	fi
 	echo nop >$TRACING/current_tracer
 	echo >$TRACING/set_graph_function

@@ -9,7 +9,7 @@
 # a skip with the reason), fentry and fexit on a BPF
 # program and the JIT's tail-call limit; a per-CPU count under attach and
 # detach; bad input (an unknown BTF id, a function ftrace cannot patch, a
-# module in use), through the real bpf() syscall (guest/bpftest.c); which
+# module in use), through the real bpf() syscall (guest/bpftest/); which
 # path each kernel and module function took to its trampoline, near (the
 # site calls it) or far (through ftrace_caller and the site's ops), against
 # what arches/ARCH.env says this arch's lab kernel must take.

@@ -77,29 +77,12 @@ attach() { # USER: 0 if attached
 	esac
 }
 
-# hold_start TAG ARG...: "bpftest 1 ARG..." in the background, holding its
-# program attached, until it says "attached" (0) or fails (1, its output
-# in /tmp/orders.err); hold_stop TAG ends it.
+# hold_start TAG ARG...: bpf_hold (ktap.sh); on failure its output goes
+# to /tmp/orders.err, which the attach step reports.
 hold_start() {
-	local tag=$1
-	shift
-	rm -f /tmp/orders.$tag	# not the last run's "attached"
-	/lab/bpftest 1 "$@" >/tmp/orders.$tag 2>&1 &
-	echo $! >/tmp/orders.$tag.pid
-	while ! grep -qE '^(attached|error)' /tmp/orders.$tag 2>/dev/null; do
-		kill -0 "$(cat /tmp/orders.$tag.pid)" 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^attached' /tmp/orders.$tag && return 0
-	cp /tmp/orders.$tag /tmp/orders.err
-	hold_stop $tag
+	bpf_hold "$@" && return 0
+	cp "/tmp/hold.$1" /tmp/orders.err
 	return 1
-}
-
-hold_stop() {
-	kill "$(cat /tmp/orders.$1.pid)" 2>/dev/null
-	wait "$(cat /tmp/orders.$1.pid)" 2>/dev/null
-	return 0
 }
 
 detach() { # USER
@@ -110,8 +93,8 @@ detach() { # USER
 	K) echo 0 >$TRACING/events/kprobes/lab_orders/enable &&
 	   echo "-:lab_orders" >>$TRACING/kprobe_events ;;
 	R) echo - >$REGS ;;
-	B) hold_stop bpf ;;
-	M) hold_stop kmulti ;;
+	B) bpf_release bpf ;;
+	M) bpf_release kmulti ;;
 	esac
 }
 

@@ -47,9 +47,9 @@ cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$LAB"/guest/init "$stage/init"
 cp "$LAB"/guest/run "$LAB"/guest/ktap.sh "$LAB"/guest/t-*.sh "$LAB"/guest/bpf-selftests.tests "$stage/lab/"
-for t in bpftest vdsospin; do
-	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/$t" "$LAB/guest/$t.c"
-done
+# bpftest is a directory of sources (guest/bpftest/main.c says what it does)
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/bpftest" "$LAB"/guest/bpftest/*.c
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/vdsospin" "$LAB/guest/vdsospin.c"
 # busybox --install (guest/init) leaves an existing /bin/rm alone
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/bin/rm" "$LAB/guest/rm.c"
 cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"
@@ -78,7 +78,7 @@ skip:*,bpf-selftests,*)
 	llvm-strip-16 -g "$stage/lab/bpf-selftests/"*.bpf.o
 	# A dynamically linked test_progs (arches/ARCH.env: SELFTESTS_LINK)
 	# takes the sysroot's loader and shared libraries along.
-	[ "${SELFTESTS_LINK:-static}" != dynamic ] ||
+	[ "$SELFTESTS_LINK" != dynamic ] ||
 		copy_shared_libs "$("$LAB/scripts/sysroot.sh" "$ARCH_NAME")" \
 			"$stage/lab/bpf-selftests/test_progs"
 	;;

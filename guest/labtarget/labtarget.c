@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * labtarget: functions in a module, for the lab's BPF tests to attach
- * fentry, fexit and fmod_ret programs to (guest/bpftest.c).
+ * fentry, fexit and fmod_ret programs to (guest/bpftest/).
  *
  * Writing N to /sys/module/labtarget/parameters/call calls, for i from 0
  * to N - 1, labtarget_add(i, 1) and labtarget_check(i); reading it gives
@@ -10,7 +10,7 @@
  *
  * Writing N to .../parameters/args makes N calls, for i from 0 to N - 1,
  * of each function of many or large arguments, with values derived from
- * i (labtarget_args_of() below, mirrored by guest/bpftest.c); reading it
+ * i (labtarget_args_of() below, mirrored by guest/bpftest/); reading it
  * gives what each returned, summed over the calls: a trampoline that
  * calls the function with an argument out of place changes the sums.
  *
