@@ -10,6 +10,10 @@
 #              the usual build/out/ARCH: the worktree's first build is cold
 #              (ccache keys on the source path), this one reuses what
 #              make check built; build/linux goes back to its branch after.
+# A patch that changes only another architecture's arch/ directory or
+# Documentation/ (not its Kconfig) leaves every file this architecture's
+# build reads as it was: it is not built again, and the summary counts it
+# apart ("same sources"), passed only if the patch before it built.
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
@@ -34,21 +38,54 @@ if [ -n "${IN_TREE:-}" ]; then
 else
 	[ -e "$wt/.git" ] || git -C "$SRC" worktree add -q --detach "$wt" "$BASE_TAG"
 fi
-i=0 bad=0
+# the kernel's SRCARCH: the directory under arch/ this build reads
+case $KARCH in
+x86_64 | i386) srcarch=x86 ;;
+*) srcarch=$KARCH ;;
+esac
+# inert COMMIT: true when the commit changes nothing this build reads
+inert() {
+	git -C "$SRC" diff --name-only "$1^" "$1" | while read -r f; do
+		case $f in
+		Documentation/Kconfig) exit 1 ;;
+		Documentation/*) ;;
+		arch/"$srcarch"/*) exit 1 ;;
+		arch/*/*) ;;
+		*) exit 1 ;;
+		esac
+	done
+}
+i=0 bad=0 same=0 prev_ok=
+begin=$(date +%s)
 for c in $commits; do
 	i=$((i + 1))
-	git -C "$wt" checkout -q --detach "$c"
-	step "bisect $ARCH_NAME: $i/$total $(git -C "$wt" log -1 --format='%h %s')"
-	if ! SRC=$wt OUT_DIR=$out "$LAB/scripts/build.sh" "$ARCH_NAME" $variant; then
-		warn "patch $i does not build on $ARCH_NAME"
-		bad=$((bad + 1))
+	subject=$(git -C "$SRC" log -1 --format='%h %s' "$c")
+	if [ "$i" -gt 1 ] && [ -z "${BOOT:-}" ] && inert "$c"; then
+		step "bisect $ARCH_NAME: $i/$total $subject"
+		if [ "$prev_ok" = yes ]; then
+			note "same sources for arch/$srcarch as patch $((i - 1)), which built: not built again"
+			same=$((same + 1))
+		else
+			warn "patch $i: same sources as patch $((i - 1)), which did not build"
+			bad=$((bad + 1))
+		fi
 		continue
 	fi
+	git -C "$wt" checkout -q --detach "$c"
+	step "bisect $ARCH_NAME: $i/$total $subject"
+	t0=$(date +%s)
+	if ! SRC=$wt OUT_DIR=$out "$LAB/scripts/build.sh" "$ARCH_NAME" $variant; then
+		warn "patch $i does not build on $ARCH_NAME"
+		bad=$((bad + 1)) prev_ok=no
+		continue
+	fi
+	prev_ok=yes
+	note "patch $i built in $(($(date +%s) - t0)) s"
 	if [ -n "${BOOT:-}" ]; then
 		SRC=$wt OUT_DIR=$out SUITES=startup "$LAB/scripts/initramfs.sh" "$ARCH_NAME" $variant &&
 		SRC=$wt OUT_DIR=$out SUITES=startup "$LAB/scripts/boot.sh" "$ARCH_NAME" $variant ||
 			bad=$((bad + 1))
 	fi
 done
-echo "$((total - bad)) passed, $bad failed"
+echo "$((total - bad - same)) built, $same same sources as the patch before (not built again), $bad failed, in $(($(date +%s) - begin)) s"
 [ "$bad" = 0 ]
