@@ -3,7 +3,7 @@
 # mainline 6.12 (Debian's linux-source-6.12, built from the same config
 # fragments plus configs/mainline-riscv64.config on riscv64, where ours
 # takes mainline's preemption model: configs/bench-riscv64.config), each timed in
-# BENCH_BOOTS boots by samples/ftrace/ftrace-direct-bench.c (guest/t-bench.sh),
+# BENCH_BOOTS boots by samples/ftrace/ftrace-direct-bench.c (guest/suites/t-bench.sh),
 # built in on both (configs/bench.config and configs/mainline.config;
 # scripts/bench-graft.sh puts it into the mainline tree). Then
 # scripts/bench-report.sh: one table per arch, build/results/bench.json

@@ -5,7 +5,7 @@
 #   SUITES=a,b     only these guest suites (default: all)
 #   FTRACETEST=d,e ftracetest directories (default: direct,ftrace)
 #   BPF_SELFTESTS=a,b  test_progs tests of the bpf-selftests suite
-#                  (default: guest/t-bpf-selftests.sh's list)
+#                  (default: guest/suites/t-bpf-selftests.sh's list)
 #   TIMEOUT=S      kill the guest after S seconds (default 3000: a cold
 #                  make check's riscv64 guest, sharing the two host CPUs
 #                  with the x86_64 and arm64 builds, took 1944 s with the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# check-preempt.sh [ARCH...]: the preempt suite (guest/t-preempt.sh) on
+# check-preempt.sh [ARCH...]: the preempt suite (guest/suites/t-preempt.sh) on
 # make check's PREEMPT kernels (built here if not), booted with QEMU's
 # -singlestep, one guest after the other. TCG takes an interrupt only
 # between translation blocks, which otherwise hold many instructions: a

@@ -38,7 +38,7 @@ int count_hits(int calls)
 }
 
 /*
- * For guest/t-orders.sh: an fentry program on @func that leaves
+ * For guest/suites/t-orders.sh: an fentry program on @func that leaves
  * "bpf_trace_printk: labbpf" in the trace buffer on each call, attached
  * until the process is killed. Prints "attached", or "error ERRNO".
  */
@@ -117,7 +117,7 @@ int hold(const char *func)
 }
 
 /*
- * For guest/t-bench.sh: an empty fentry program (return 0) on @func of
+ * For guest/suites/t-bench.sh: an empty fentry program (return 0) on @func of
  * module @mod, attached until the process is killed. Prints "attached",
  * or "error ERRNO".
  */
@@ -153,7 +153,7 @@ int hold_empty(const char *mod, const char *func)
 }
 
 /*
- * For guest/t-preempt.sh: two processes run a socket filter (the target)
+ * For guest/suites/t-preempt.sh: two processes run a socket filter (the target)
  * with BPF_PROG_TEST_RUN as fast as they can while this one attaches and
  * detaches fentry and fexit programs on it, one after the other, for
  * @seconds or PROG_STORM_MAX cycles: each attach and detach rewrites the
@@ -236,7 +236,7 @@ int prog_storm(int seconds)
 }
 
 /*
- * For guest/t-hazards.sh: an empty fentry program on @func attached and
+ * For guest/suites/t-hazards.sh: an empty fentry program on @func attached and
  * detached until @seconds have passed. Prints "cycles N, attach mean M
  * ms, longest L ms", or "error ERRNO".
  */

@@ -15,7 +15,7 @@
  * storm counts per CPU while programs come and go; the bad-input tests
  * check each errno and that nothing was left attached.
  *
- * Output, one line per test, for guest/t-bpf.sh to turn into KTAP:
+ * Output, one line per test, for guest/suites/t-bpf.sh to turn into KTAP:
  *   ok ID | fail ID REASON | skip ID REASON | # diagnostic
  * usage: bpftest HAS_DIRECT   (1: the kernel has ftrace direct calls, so
  *                              an attach failing with ENOTSUPP is a failure)

@@ -25,7 +25,7 @@
  * Writing a function's name to .../parameters/regs_ops attaches an
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
  * them, none where it has only ftrace_regs) to that function, for the
- * sharing tests (guest/t-sharing.sh); writing "-" detaches it. Reading it
+ * sharing tests (guest/suites/t-sharing.sh); writing "-" detaches it. Reading it
  * gives the calls the ops saw since it was attached; .../regs_missing
  * counts the calls it was given without the pt_regs it asked for, which
  * ftrace must never make.
