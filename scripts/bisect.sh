@@ -6,6 +6,9 @@
 #              configs/V-ARCH.config): riscv64's ftrace code before the
 #              patch that allows it under PREEMPTION is built only with
 #              VARIANT=nopreempt
+#   FIRST=N LAST=M  only patches N to M (1-based; the others are not
+#              counted): riscv64 without PREEMPT where the PREEMPT build
+#              has no ftrace code yet
 #   IN_TREE=1  check the commits out in build/linux itself and build into
 #              the usual build/out/ARCH: the worktree's first build is cold
 #              (ccache keys on the source path), this one reuses what
@@ -59,8 +62,11 @@ i=0 bad=0 same=0 prev_ok=
 begin=$(date +%s)
 for c in $commits; do
 	i=$((i + 1))
+	if [ "$i" -lt "${FIRST:-1}" ] || [ "$i" -gt "${LAST:-$total}" ]; then
+		continue
+	fi
 	subject=$(git -C "$SRC" log -1 --format='%h %s' "$c")
-	if [ "$i" -gt 1 ] && [ -z "${BOOT:-}" ] && inert "$c"; then
+	if [ "$i" -gt "${FIRST:-1}" ] && [ -z "${BOOT:-}" ] && inert "$c"; then
 		step "bisect $ARCH_NAME: $i/$total $subject"
 		if [ "$prev_ok" = yes ]; then
 			note "same sources for arch/$srcarch as patch $((i - 1)), which built: not built again"
@@ -87,5 +93,6 @@ for c in $commits; do
 			bad=$((bad + 1))
 	fi
 done
+total=$(( ${LAST:-$total} - ${FIRST:-1} + 1 ))
 echo "$((total - bad - same)) built, $same same sources as the patch before (not built again), $bad failed, in $(($(date +%s) - begin)) s"
 [ "$bad" = 0 ]
