@@ -2,7 +2,7 @@
 # bench-graft.sh: samples/ftrace/ftrace-direct-bench.c of the series into
 # build/linux-mainline, with its Kconfig entry and Makefile lines, so that
 # make bench builds the same sample into mainline 6.12 as into our kernel
-# (configs/mainline.config). The sample uses only API mainline has.
+# (variants/mainline/config). The sample uses only API mainline has.
 # Run each make bench: it copies only what changed and adds lines once.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,10 +1,10 @@
 #!/bin/bash
 # bench.sh [ARCH...]: the cost of a traced call on our kernel and on
 # mainline 6.12 (Debian's linux-source-6.12, built from the same config
-# fragments plus configs/mainline-riscv64.config on riscv64, where ours
-# takes mainline's preemption model: configs/bench-riscv64.config), each timed in
+# fragments plus variants/mainline/riscv64.config on riscv64, where ours
+# takes mainline's preemption model: variants/bench/riscv64.config), each timed in
 # BENCH_BOOTS boots by samples/ftrace/ftrace-direct-bench.c (guest/suites/t-bench.sh),
-# built in on both (configs/bench.config and configs/mainline.config;
+# built in on both (variants/bench/config and variants/mainline/config;
 # scripts/bench-graft.sh puts it into the mainline tree). Then
 # scripts/bench-report.sh: one table per arch, build/results/bench.json
 # and build/results/bench.png. Default: all three architectures.

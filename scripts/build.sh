@@ -4,8 +4,8 @@
 # configs/common.config, configs/bpf-selftests.config, the BPF selftests'
 # own config, configs/selftests-off.config (the three not where the
 # guest skips the BPF selftests), configs/ARCH.config and
-# configs/VARIANT.config;
-# configs/VARIANT.env, if there, names the variant's toolchain or the
+# variants/VARIANT/config;
+# variants/VARIANT/env, if there, names the variant's toolchain or the
 # config it starts from (BASE_CONFIG).
 # SRC=DIR builds another tree (make bench: mainline).
 . "$(dirname "$0")/lib.sh"

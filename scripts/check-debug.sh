@@ -1,6 +1,6 @@
 #!/bin/bash
 # check-debug.sh [ARCH...]: each architecture built again with
-# configs/debug.config (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
+# variants/debug/config (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
 # kmemleak) into build/out/ARCH-debug, booted, the guest suites run and
 # then the leaks scan; any report on a console fails that run. Default:
 # x86_64 arm64 riscv64. The last line is the total over all.
@@ -8,11 +8,11 @@
 # All kernels are built first and the guests then boot one after the
 # other, so that no guest shares the two host CPUs with a build.
 #
-# An architecture's env may add words to the debug kernel's command line
-# (DEBUG_KERNEL_ARGS; x86_64: acpi=noirq), name the suites its debug
-# guest runs instead of the default (DEBUG_SUITES; riscv64: no startup
-# selftests) and give its guest more than the 3600 s the others get
-# (DEBUG_TIMEOUT; riscv64), each with its reason there.
+# variants/debug/ARCH.env may add words to an architecture's debug kernel
+# command line (KERNEL_ARGS; x86_64: acpi=noirq), name the suites its
+# guest runs instead of the default (SUITES; riscv64: no startup
+# selftests) and give it more than the 3600 s the others get
+# (GUEST_TIMEOUT; riscv64), each with its reason there.
 #
 # Under these kernels the suites run 10 to 25 times slower than in make
 # check. Left out here, and run by make check on the same code: the
@@ -26,27 +26,25 @@ arches=${*:-$(make_var DEBUG_ARCHS)}
 run_start $arches
 suites=startup,kunit,ftracetest,samples,sharing,bpf,leaks
 booted=
-# arch_var ARCH VAR: VAR as arches/ARCH.env (or defaults.env) sets it
-arch_var() {
-	(load_arch "$1"; echo "${!2}")
-}
-# arch_suites ARCH: SUITES if given, else the arch's DEBUG_SUITES, else all
-arch_suites() {
-	local s=${SUITES:-$(arch_var "$1" DEBUG_SUITES)}
+# debug_suites ARCH: SUITES if given, else the arch's own
+# (variants/debug/ARCH.env), else all of the list above
+debug_suites() {
+	local s=${SUITES:-$(variant_var "$1" debug SUITES)}
 	echo "${s:-$suites}"
 }
 for a in $arches; do
-	SUITES=$(arch_suites "$a") run_prepare "$a-debug" "$a" debug || continue
+	SUITES=$(debug_suites "$a") run_prepare "$a-debug" "$a" debug || continue
 	booted="$booted $a"
 done
 # The shared KUnit storm swaps 200 times, as in make check, not its own
-# 1000 (make check-storm).
+# 1000 (make check-storm); an architecture's words come after these
+# (variants/debug/ARCH.env: KERNEL_ARGS), and its time (GUEST_TIMEOUT).
 for a in $booted; do
 	args="lab.ftracetest=direct/kprobe-direct.tc"
 	args="$args ftrace_direct_kunit.shared_storm_swaps=${STORM_SWAPS:-200}"
-	args="$args $(arch_var "$a" DEBUG_KERNEL_ARGS)"
-	t=$(arch_var "$a" DEBUG_TIMEOUT)
-	SUITES=$(arch_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-$t} \
+	args="$args $(variant_var "$a" debug KERNEL_ARGS)"
+	t=$(variant_var "$a" debug GUEST_TIMEOUT)
+	SUITES=$(debug_suites "$a") KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-${t:-3600}} \
 		run_boot "$a-debug" "$a" debug
 done
 run_end

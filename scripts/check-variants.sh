@@ -1,10 +1,10 @@
 #!/bin/bash
 # check-variants.sh [ARCH:VARIANT...]: kernels the way other builders
-# configure them, each built with configs/VARIANT.config (and
-# VARIANT-ARCH.config) into build/out/ARCH-VARIANT, booted, and the guest
+# configure them, each built with variants/VARIANT/config (and
+# variants/VARIANT/ARCH.config) into build/out/ARCH-VARIANT, booted, and the guest
 # suites run (all of make check's; SUITES=a,b picks others); results in
 # build/results/ARCH-VARIANT.tap. Default: arm64:os, arm64 at -Os, and
-# arm64:cfi, clang with kCFI, SCS, BTI and PAC (configs/cfi.env names the
+# arm64:cfi, clang with kCFI, SCS, BTI and PAC (variants/cfi/env names the
 # toolchain): neither has CALL_OPS, so their direct callers go through
 # ftrace_caller's list path; and riscv64:os, riscv64 at -Os, whose patch
 # sites GCC leaves 2-byte aligned. Not part of make check: three more
@@ -19,28 +19,26 @@ arches=
 for p in $pairs; do
 	case " $arches " in *" ${p%%:*} "*) ;; *) arches="$arches ${p%%:*}" ;; esac
 done
-# a variant's toolchain (configs/VARIANT.env: PACKAGES) comes from Debian too
+# a variant's toolchain (variants/VARIANT/env: PACKAGES) comes from Debian too
 extra=
 for p in $pairs; do
-	f=$LAB/configs/${p#*:}.env
-	[ -f "$f" ] && extra="$extra $(. "$f"; echo "${PACKAGES:-}")"
+	extra="$extra $(variant_var "${p%%:*}" "${p#*:}" PACKAGES)"
 done
 # shellcheck disable=SC2086 # one architecture per word
 EXTRA_PACKAGES="${EXTRA_PACKAGES:-}$extra" run_start $arches
-# variant_suites VARIANT: the suites its guest runs: SUITES if given,
-# else the variant's own (configs/VARIANT.env: SUITES), else all
+# variant_suites ARCH VARIANT: the suites its guest runs: SUITES if given,
+# else the variant's own (variants/VARIANT/env or ARCH.env: SUITES), else all
 variant_suites() {
-	local f=$LAB/configs/$1.env
-	[ -z "${SUITES:-}" ] && [ -f "$f" ] && (. "$f"; echo "${SUITES:-}") || echo "${SUITES:-}"
+	echo "${SUITES:-$(variant_var "$1" "$2" SUITES)}"
 }
 booted=
 for p in $pairs; do
 	a=${p%%:*} v=${p#*:}
-	SUITES=$(variant_suites "$v") run_prepare "$a-$v" "$a" "$v" || continue
+	SUITES=$(variant_suites "$a" "$v") run_prepare "$a-$v" "$a" "$v" || continue
 	# The variant's own fragments must hold in its .config: a variant
 	# that silently lost what it is for would test nothing new.
 	frags=
-	for f in "$LAB/configs/$v.config" "$LAB/configs/$v-$a.config"; do
+	for f in "$LAB/variants/$v/config" "$LAB/variants/$v/$a.config"; do
 		[ -f "$f" ] && frags="$frags $f"
 	done
 	# shellcheck disable=SC2086 # one fragment per word
@@ -51,29 +49,17 @@ for p in $pairs; do
 	fi
 	booted="$booted $p"
 done
-# boot_var ARCH VARIANT NAME: NAME as configs/VARIANT.env sets it, or
-# configs/VARIANT-ARCH.env (read after it: what one architecture's guest
-# needs apart, e.g. its CPU model; boot settings only, build.sh reads
-# VARIANT.env alone)
-boot_var() {
-	(
-		for f in "$LAB/configs/$2.env" "$LAB/configs/$2-$1.env"; do
-			[ ! -f "$f" ] || . "$f"
-		done
-		eval "echo \"\${$3:-}\""
-	)
-}
 for p in $booted; do
 	# a variant may need longer than make check's guests (GUEST_TIMEOUT),
 	# words of its own on the command line (KERNEL_ARGS), another guest
 	# CPU (QEMU_CPU) and a console line that shows it took the path it
 	# is for (CONSOLE_EXPECT)
 	a=${p%%:*} v=${p#*:}
-	TIMEOUT=${TIMEOUT:-$(boot_var "$a" "$v" GUEST_TIMEOUT)} \
-		KERNEL_ARGS="${KERNEL_ARGS:-$(boot_var "$a" "$v" KERNEL_ARGS)}" \
-		QEMU_CPU="${QEMU_CPU:-$(boot_var "$a" "$v" QEMU_CPU)}" \
-		CONSOLE_EXPECT="${CONSOLE_EXPECT:-$(boot_var "$a" "$v" CONSOLE_EXPECT)}" \
-		SUITES=$(variant_suites "$v") \
+	TIMEOUT=${TIMEOUT:-$(variant_var "$a" "$v" GUEST_TIMEOUT)} \
+		KERNEL_ARGS="${KERNEL_ARGS:-$(variant_var "$a" "$v" KERNEL_ARGS)}" \
+		QEMU_CPU="${QEMU_CPU:-$(variant_var "$a" "$v" QEMU_CPU)}" \
+		CONSOLE_EXPECT="${CONSOLE_EXPECT:-$(variant_var "$a" "$v" CONSOLE_EXPECT)}" \
+		SUITES=$(variant_suites "$a" "$v") \
 		run_boot "$a-$v" "$a" "$v"
 done
 run_end

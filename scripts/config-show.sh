@@ -8,7 +8,7 @@ variant=${2:-}
 load_variant "$variant"
 config_frags "$variant"
 if [ -n "$BASE_CONFIG" ]; then
-	echo "start: $BASE_CONFIG $ARCH_NAME (configs/$variant.env: BASE_CONFIG)"
+	echo "start: $BASE_CONFIG $ARCH_NAME (variants/$variant/env: BASE_CONFIG)"
 else
 	echo "start: tinyconfig"
 fi

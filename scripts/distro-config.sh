@@ -1,12 +1,12 @@
 #!/bin/bash
 # distro-config.sh ARCH FILE: write to FILE the config a distribution
 # builds its 6.1 kernel with, every module turned off (the lab's own are
-# turned back on by configs/distro.config), for make check-distro.
+# turned back on by variants/distro/config), for make check-distro.
 #   x86_64, arm64 (and s390x): Debian's own, from linux-config-6.1 of
 #                  the version the lab pins (BASE), flavour "none_<arch>",
 #                  the kernel Debian 12 installs by default.
 #   riscv64:       Debian has no 6.1 riscv64 kernel: the kernel's own
-#                  defconfig, to which configs/distro-riscv64.config adds
+#                  defconfig, to which variants/distro/riscv64.config adds
 #                  what Debian trixie's riscv64 config enables for
 #                  tracing and BPF.
 . "$(dirname "$0")/lib.sh"

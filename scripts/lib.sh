@@ -52,15 +52,15 @@ ccache_env() {
 	export CCACHE_DEPEND=${CCACHE_DEPEND:-1} CCACHE_NOCOMPRESS=${CCACHE_NOCOMPRESS:-1}
 }
 
-# load_variant [VARIANT]: the kernel's toolchain. configs/VARIANT.env, if
+# load_variant [VARIANT]: the kernel's toolchain. variants/VARIANT/env, if
 # there, may set LLVM to the suffix of Debian's versioned tools (LLVM=-16:
 # clang-16, ld.lld-16, ...), BASE_CONFIG, the script that writes the
 # config the variant starts from, and SELFTESTS_CONFIG=no, a kernel
 # without the BPF selftests' config (scripts/build.sh).
 load_variant() {
 	LLVM= BASE_CONFIG= SELFTESTS_CONFIG=
-	if [ -n "${1:-}" ] && [ -f "$LAB/configs/$1.env" ]; then
-		. "$LAB/configs/$1.env"
+	if [ -n "${1:-}" ] && [ -f "$LAB/variants/$1/env" ]; then
+		. "$LAB/variants/$1/env"
 	fi
 	KCC=${CROSS_COMPILE}gcc
 	[ -z "$LLVM" ] || KCC=clang$LLVM
@@ -82,7 +82,7 @@ load_variant() {
 #     cannot run the BPF selftests, BPF_SELFTESTS_SKIP, nor for a variant
 #     whose guests never do, SELFTESTS_CONFIG=no)
 #   configs/ARCH.config
-#   configs/VARIANT.config, configs/VARIANT-ARCH.config (where they exist)
+#   variants/VARIANT/config, variants/VARIANT/ARCH.config (where they exist)
 # A variant with a BASE_CONFIG gets only its own fragments. The BPF
 # selftests' config comes from the lab's tree (build/linux) even when SRC
 # is another (make bench's mainline), so both kernels of a comparison get
@@ -98,8 +98,8 @@ config_frags() {
 	frags="$frags $LAB/configs/$ARCH_NAME.config"
 	[ -z "$BASE_CONFIG" ] || frags=
 	if [ -n "${1:-}" ]; then
-		for f in "$1" "$1-$ARCH_NAME"; do
-			[ ! -f "$LAB/configs/$f.config" ] || frags="$frags $LAB/configs/$f.config"
+		for f in config "$ARCH_NAME.config"; do
+			[ ! -f "$LAB/variants/$1/$f" ] || frags="$frags $LAB/variants/$1/$f"
 		done
 	fi
 }

@@ -10,6 +10,8 @@
 #                              TIMEOUT, ... from the environment)
 #   run_failed NAME STEP [DIAG] NAME's one result when its guest never booted
 #   run_end                    the summary of every NAME, and its exit status
+#   variant_var ARCH V KEY     a guest setting of variant V (variants/V/env,
+#                              then variants/V/ARCH.env)
 #
 # NAME is the results' name (build/results/NAME.tap): ARCH, or
 # ARCH-VARIANT, or ARCH-what (x86_64-storm); each counts in the summary.
@@ -54,6 +56,15 @@ run_prepare() {
 run_boot() {
 	run_name "$1"
 	RESULT_NAME=$1 "$LAB/scripts/boot.sh" "$2" ${3:+"$3"} || true
+}
+
+variant_var() {
+	(
+		for f in "$LAB/variants/$2/env" "$LAB/variants/$2/$1.env"; do
+			[ ! -f "$f" ] || . "$f"
+		done
+		eval "echo \"\${$3:-}\""
+	)
 }
 
 run_end() {

@@ -81,7 +81,7 @@ if [ "$(uname -m)" != aarch64 ]; then
 elif [ -n "$builtin" ]; then
 	timed direct-far
 else
-	ktap_fail bench:direct-far "$MOD is a module, which cannot map code out of reach (configs/bench.config builds it in)"
+	ktap_fail bench:direct-far "$MOD is a module, which cannot map code out of reach (variants/bench/config builds it in)"
 fi
 timed direct-ops
 timed ops
