@@ -46,13 +46,13 @@ deps:
 	@$(S)/deps.sh $(ARCHS)
 
 tree:
-	@$(S)/tree.sh
+	@$(S)/series/tree.sh
 
 export:
-	@$(S)/export.sh
+	@$(S)/series/export.sh
 
 export-check:
-	@$(S)/export-check.sh
+	@$(S)/series/export-check.sh
 
 build:
 	@$(S)/build.sh $(ARCH)
@@ -71,11 +71,11 @@ judge:
 	@$(S)/judge.sh $(NAME)
 
 series-check:
-	@$(S)/series-check.sh
+	@$(S)/series/check.sh
 
 fixes-audit:
 	@[ -n "$(MAINLINE_GIT)" ] || { echo "make fixes-audit: MAINLINE_GIT=DIR names a mainline (or stable) git tree" >&2; exit 2; }
-	@MAINLINE_GIT="$(MAINLINE_GIT)" $(S)/fixes-audit.sh
+	@MAINLINE_GIT="$(MAINLINE_GIT)" $(S)/series/fixes-audit.sh
 
 check:
 	@$(S)/check.sh $(ARCHS)
@@ -85,7 +85,7 @@ check-extra:
 	@$(S)/check.sh $(EXTRA_ARCHS)
 
 check-bisect:
-	@$(S)/bisect.sh $(ARCH)
+	@$(S)/series/bisect.sh $(ARCH)
 
 check-storm:
 	@$(S)/check-storm.sh $(STORM_ARCHS)
@@ -103,10 +103,10 @@ check-distro:
 	@$(S)/check-variants.sh $(addsuffix :distro,$(DISTRO_ARCHS))
 
 bench:
-	@$(S)/bench.sh $(BENCH_ARCHS)
+	@$(S)/bench/bench.sh $(BENCH_ARCHS)
 
 icount:
-	@$(S)/icount.sh $(BENCH_ARCHS)
+	@$(S)/bench/icount.sh $(BENCH_ARCHS)
 
 demo:
 	@$(S)/demo.sh $(ARCH)

@@ -16,7 +16,7 @@ done
 # The series checks (checkpatch on every patch: 37 s of one CPU) run
 # beside the first kernel build; their lines are printed at the end.
 series_log=$(mktemp)
-"$LAB/scripts/series-check.sh" >"$series_log" 2>&1 &
+"$LAB/scripts/series/check.sh" >"$series_log" 2>&1 &
 series_pid=$!
 # The storms, shorter than their own lengths (make check-storm runs
 # those): the KUnit ones swap 50 and 200 times instead of 100 and 1000,

@@ -1,7 +1,9 @@
 # Sourced by every host-side step: paths, the pin, messages, logged runs.
 set -eu
 
-LAB=$(cd "$(dirname "$0")/.." && pwd)
+# the lab: the folder above this file (scripts in scripts/series/ and
+# scripts/bench/ source it as well)
+LAB=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$LAB/build}
 SRC=${SRC:-$BUILD/linux}
 LOGS=$BUILD/logs

@@ -15,7 +15,7 @@
 #
 # NAME is the results' name (build/results/NAME.tap): ARCH, or
 # ARCH-VARIANT, or ARCH-what (x86_64-storm); each counts in the summary.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 run_names=
 run_t0=$(date +%s)
@@ -23,7 +23,7 @@ run_t0=$(date +%s)
 run_start() {
 	run_t0=$(date +%s)
 	"$LAB/scripts/deps.sh" "$@"
-	"$LAB/scripts/tree.sh"
+	"$LAB/scripts/series/tree.sh"
 	mkdir -p "$RESULTS"
 }
 

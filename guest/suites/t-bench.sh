@@ -3,7 +3,7 @@
 # timed by samples/ftrace/ftrace-direct-bench.c, built in by make bench
 # (arm64 direct-far needs it) or else loaded as a module. One line per mode:
 #   # bench: MODE NS_PER_CALL RATIO_TO_UNTRACED
-# for scripts/bench.sh to collect. Only ratios within this one boot mean
+# for scripts/bench/bench.sh to collect. Only ratios within this one boot mean
 # anything under TCG. Run by make bench, not by make check.
 . /lab/ktap.sh
 

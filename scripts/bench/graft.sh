@@ -1,16 +1,16 @@
 #!/bin/bash
-# bench-graft.sh: samples/ftrace/ftrace-direct-bench.c of the series into
+# bench/graft.sh: samples/ftrace/ftrace-direct-bench.c of the series into
 # build/linux-mainline, with its Kconfig entry and Makefile lines, so that
 # make bench builds the same sample into mainline 6.12 as into our kernel
 # (variants/mainline/config). The sample uses only API mainline has.
 # Run each make bench: it copies only what changed and adds lines once.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$BUILD/linux
 dst=$BUILD/linux-mainline
 f=samples/ftrace/ftrace-direct-bench.c
 [ -e "$src/$f" ] || die "no $f in $src: run 'make tree'"
-[ -e "$dst/Makefile" ] || die "no mainline tree in $dst: run scripts/mainline-tree.sh"
+[ -e "$dst/Makefile" ] || die "no mainline tree in $dst: run scripts/bench/mainline-tree.sh"
 
 cmp -s "$src/$f" "$dst/$f" || cp "$src/$f" "$dst/$f"
 # shellcheck disable=SC2016 # make's $(...), not the shell's

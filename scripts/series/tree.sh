@@ -5,7 +5,7 @@
 #                                Debian's tarball (REF becomes the base)
 #   FORCE=1                      rebuild even if build/linux holds work
 #                                that is not exported into patches/
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # A fixed identity and date: the base commit has the same id everywhere.
 export GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost
@@ -84,12 +84,12 @@ apply_series() {
 
 mkdir -p "$BUILD" "$LOGS"
 if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
-	if "$LAB/scripts/export-check.sh" >/dev/null 2>&1; then
+	if "$LAB/scripts/series/export-check.sh" >/dev/null 2>&1; then
 		step "tree: build/linux matches patches/"
 		exit 0
 	fi
 	if [ -z "${FORCE:-}" ]; then
-		"$LAB/scripts/export-check.sh" || true
+		"$LAB/scripts/series/export-check.sh" || true
 		die "build/linux differs from patches/: 'make export' keeps the tree's version, 'make tree FORCE=1' rebuilds it from patches/"
 	fi
 	step "tree: re-applying patches/ on $BASE_TAG"

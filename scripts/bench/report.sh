@@ -1,11 +1,11 @@
 #!/bin/bash
-# bench-report.sh [ARCH...]: from build/results/bench-ARCH.tap and
+# bench/report.sh [ARCH...]: from build/results/bench-ARCH.tap and
 # bench-ARCH-mainline.tap (make bench: medians of the boots), one table
 # per arch, the issue's targets checked, build/results/bench.json and
 # build/results/bench.png.
 # Exit status 1 when a run gave no figures; a missed target is reported,
 # not an error: it is a finding.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 arches=${*:-$(make_var BENCH_ARCHS)}
 MODES="untraced direct direct-far direct-ops ops ops-regs ops-10 ops-100 kprobe function-tracer bpf-fentry function-graph function-graph-bpf untraced-again"
@@ -21,7 +21,7 @@ figure() {
 	echo "${v:--}"
 }
 clocksource() { figure "$1" clocksource 2; }
-# range TAP MODE: the lowest and highest ratio over the boots (bench-median.sh)
+# range TAP MODE: the lowest and highest ratio over the boots (bench/median.sh)
 range() {
 	local lo hi
 	lo=$(figure "$1" "$2" 4) hi=$(figure "$1" "$2" 5)

@@ -1,10 +1,10 @@
 #!/bin/bash
-# format-series.sh DIR: write lab-base..HEAD of build/linux into DIR as
+# series/format.sh DIR: write lab-base..HEAD of build/linux into DIR as
 # git format-patch files, a cover letter and a quilt series file.  The
 # output depends only on the commits, so export-check can compare it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
-dir=${1:?usage: format-series.sh DIR}
+dir=${1:?usage: series/format.sh DIR}
 mkdir -p "$dir"
 [ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 n=$(git -C "$SRC" rev-list --count "$BASE_TAG..HEAD")
@@ -21,7 +21,7 @@ if [ "$n" -gt 0 ]; then
 		--cover-letter --base="$BASE_TAG" -o "$dir" "$BASE_TAG..$(git -C "$SRC" rev-parse HEAD)"
 	# The range ends in a commit id, not a branch, so that a branch
 	# description in build/linux's config cannot take the cover's place.
-	# The patches in order for scripts/sections.sh: file, how many
+	# The patches in order for scripts/series/sections.sh: file, how many
 	# Mainline: trailers, subject.
 	# shellcheck disable=SC2046 # file names have no blanks
 	set -- $(cd "$dir" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-cover-letter')
@@ -36,7 +36,7 @@ if [ "$n" -gt 0 ]; then
 	txt=$LAB/patches/cover-letter.txt
 	if [ -f "$txt" ]; then
 		# @SECTIONS@ in the text is the table of patches/sections
-		"$LAB/scripts/sections.sh" table "$LAB/patches/sections" "$list" >"$dir/table.tmp"
+		"$LAB/scripts/series/sections.sh" table "$LAB/patches/sections" "$list" >"$dir/table.tmp"
 		awk -v tbl="$dir/table.tmp" '
 		$0 == "@SECTIONS@" { while ((getline l <tbl) > 0) print l; next }
 		{ print }' "$txt" >"$dir/cover.txt.tmp"
@@ -57,5 +57,5 @@ fi
 	echo "# ftrace direct calls for Linux 6.1: the series in the order it applies."
 	echo "# The base is pinned in BASE; 'make tree' applies this list with git am."
 	echo "# Sections: patches/sections."
-	[ "$n" = 0 ] || "$LAB/scripts/sections.sh" series "$LAB/patches/sections" "$list"
+	[ "$n" = 0 ] || "$LAB/scripts/series/sections.sh" series "$LAB/patches/sections" "$list"
 } >"$dir/series"

@@ -1,14 +1,14 @@
 #!/bin/bash
-# bench-median.sh NAME N: build/results/NAME.tap from the N bench boots
+# bench/median.sh NAME N: build/results/NAME.tap from the N bench boots
 # NAME-1.tap .. NAME-N.tap of one kernel (make bench). Per mode it keeps
 # the median ns/call and the median ratio, and the lowest and highest
 # ratio of the boots:
 #   # bench: MODE NS RATIO LOW HIGH
 # and one result per boot, failed when that boot had a failure.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
-name=${1:?usage: bench-median.sh NAME N}
-n=${2:?usage: bench-median.sh NAME N}
+name=${1:?usage: bench/median.sh NAME N}
+n=${2:?usage: bench/median.sh NAME N}
 out=$RESULTS/$name.tap
 
 # median FIELD MODE: of that field of MODE's lines over the boots

@@ -1,8 +1,8 @@
 #!/bin/bash
-# mainline-tree.sh: build/linux-mainline, Debian's linux-source-6.12
+# bench/mainline-tree.sh: build/linux-mainline, Debian's linux-source-6.12
 # unpacked as it comes (mainline's own direct calls), for make bench to
 # compare against. Done once; the version is in build/linux-mainline/.source.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 pkg=linux-source-6.12
 dest=$BUILD/linux-mainline

@@ -1,5 +1,5 @@
 #!/bin/bash
-# icount.sh [ARCH...]: the instructions one call of the bench's function
+# bench/icount.sh [ARCH...]: the instructions one call of the bench's function
 # executes, by what is attached to it, on our kernel and on mainline 6.12:
 # where make bench's ratios come from, counted rather than timed.
 #
@@ -21,14 +21,14 @@
 # call) and build/results/icount-ARCH.txt: per mode, the instructions
 # on each kernel, then per kernel and mode the functions that executed
 # them ([no-symbol]: code without a symbol, a trampoline ftrace or BPF made).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 arches=${*:-$(make_var BENCH_ARCHS)}
 # shellcheck disable=SC2086 # one arch per word
 EXTRA_PACKAGES="gdb-multiarch iproute2" "$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/tree.sh"
-"$LAB/scripts/mainline-tree.sh"
-"$LAB/scripts/bench-graft.sh"
+"$LAB/scripts/series/tree.sh"
+"$LAB/scripts/bench/mainline-tree.sh"
+"$LAB/scripts/bench/graft.sh"
 mkdir -p "$RESULTS"
 
 # gdb_script ADDR SCHED RET: the commands, ADDR being the function's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# fixes-audit.sh: the upstream fixes of the series' mainline counterparts.
+# series/fixes-audit.sh: the upstream fixes of the series' mainline counterparts.
 #
 # A counterpart is a commit a patch names in a "Mainline: <sha12> (...)"
 # trailer. With MAINLINE_GIT=DIR (a mainline or stable git tree), every
@@ -20,9 +20,9 @@
 #   ANSWERS=F    the answers file (default: PATCHES/fixes-audit)
 # Output: one line per fix; exit 1 on a missing fix or a bad answer.
 set -eu
-# a caller's git environment (series-check.sh's scratch index) is not ours
+# a caller's git environment (series/check.sh's scratch index) is not ours
 unset GIT_INDEX_FILE GIT_DIR GIT_WORK_TREE
-PATCHES=${PATCHES:-$(cd "$(dirname "$0")/.." && pwd)/patches}
+PATCHES=${PATCHES:-$(cd "$(dirname "$0")/../.." && pwd)/patches}
 ANSWERS=${ANSWERS:-$PATCHES/fixes-audit}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

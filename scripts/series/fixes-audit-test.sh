@@ -1,9 +1,9 @@
 #!/bin/bash
-# fixes-audit-test.sh: scripts/fixes-audit.sh against a small git history
+# series/fixes-audit-test.sh: scripts/series/fixes-audit.sh against a small git history
 # made here, with counterparts and Fixes: commits of its own (no mainline
 # tree can be fetched in CI). KTAP on stdout; exit 1 on a failure.
 set -eu
-# a caller's git environment (series-check.sh's scratch index) is not ours
+# a caller's git environment (series/check.sh's scratch index) is not ours
 unset GIT_INDEX_FILE GIT_DIR GIT_WORK_TREE
 audit=$(cd "$(dirname "$0")" && pwd)/fixes-audit.sh
 tmp=$(mktemp -d)

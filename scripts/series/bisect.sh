@@ -1,5 +1,5 @@
 #!/bin/bash
-# bisect.sh ARCH: build the kernel after each patch of the series (every
+# series/bisect.sh ARCH: build the kernel after each patch of the series (every
 # patch must build on its own), in a worktree of build/linux.
 #   BOOT=1     also boot each step and run the startup suite
 #   VARIANT=V  build with the variant's fragments too (configs/V.config,
@@ -17,14 +17,14 @@
 # Documentation/ (not its Kconfig) leaves every file this architecture's
 # build reads as it was: it is not built again, and the summary counts it
 # apart ("same sources"), passed only if the patch before it built.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 load_arch "${1:-}"
 "$LAB/scripts/deps.sh" "$ARCH_NAME"
 wt=$BUILD/bisect
 variant=${VARIANT:-}
 out=$BUILD/out/bisect-$ARCH_NAME${variant:+-$variant}
-"$LAB/scripts/tree.sh"
+"$LAB/scripts/series/tree.sh"
 commits=$(git -C "$SRC" rev-list --reverse "$BASE_TAG..HEAD")
 total=$(echo "$commits" | grep -c . || true)
 if [ "$total" = 0 ]; then

@@ -1,5 +1,5 @@
 #!/bin/bash
-# sections.sh series|table SECTIONS PATCHES: lay patches/sections over
+# series/sections.sh series|table SECTIONS PATCHES: lay patches/sections over
 # the patches of the series. PATCHES has one line per patch, in the
 # order the series applies: "FILE<TAB>M<TAB>SUBJECT", M the number of
 # its Mainline: trailers. "series" writes the quilt series file with the
@@ -9,12 +9,12 @@
 # Fails, saying where, when SECTIONS does not name every patch exactly
 # once and in the series' order.
 set -eu
-mode=${1:?usage: sections.sh series|table SECTIONS PATCHES}
+mode=${1:?usage: series/sections.sh series|table SECTIONS PATCHES}
 sections=${2:?} patches=${3:?}
-[ -f "$sections" ] || { echo "sections.sh: no $sections" >&2; exit 1; }
+[ -f "$sections" ] || { echo "series/sections.sh: no $sections" >&2; exit 1; }
 
 awk -F '\t' -v mode="$mode" -v sfile="$sections" '
-function die(msg) { print "sections.sh: " msg > "/dev/stderr"; err = 1; exit 1 }
+function die(msg) { print "series/sections.sh: " msg > "/dev/stderr"; err = 1; exit 1 }
 function flush_group() {
 	if (gsize == 0) return
 	range = (gsize == 1) ? gfirst : gfirst "-" (gfirst + gsize - 1)

@@ -1,30 +1,30 @@
 #!/bin/bash
-# bench.sh [ARCH...]: the cost of a traced call on our kernel and on
+# bench/bench.sh [ARCH...]: the cost of a traced call on our kernel and on
 # mainline 6.12 (Debian's linux-source-6.12, built from the same config
 # fragments plus variants/mainline/riscv64.config on riscv64, where ours
 # takes mainline's preemption model: variants/bench/riscv64.config), each timed in
 # BENCH_BOOTS boots by samples/ftrace/ftrace-direct-bench.c (guest/suites/t-bench.sh),
 # built in on both (variants/bench/config and variants/mainline/config;
-# scripts/bench-graft.sh puts it into the mainline tree). Then
-# scripts/bench-report.sh: one table per arch, build/results/bench.json
+# scripts/bench/graft.sh puts it into the mainline tree). Then
+# scripts/bench/report.sh: one table per arch, build/results/bench.json
 # and build/results/bench.png. Default: all three architectures.
 #
 # Both kernels boot with mitigations=off: 6.12 would otherwise patch
 # return thunks into every function on x86_64 and 6.1 not all of them,
 # which is a difference between the kernels, not between the tracers.
-. "$(dirname "$0")/runner.sh"
+. "$(dirname "$0")/../runner.sh"
 
 arches=${*:-$(make_var BENCH_ARCHS)}
 # Boots per kernel: the speed of a TCG guest differs from boot to boot
 # (x86_64: the untraced call took 9.2 ns in one make bench and 14.9 ns in
 # the next, a traced one moved by up to 20 %), so each figure is the
-# median of BENCH_BOOTS boots (scripts/bench-median.sh).
+# median of BENCH_BOOTS boots (scripts/bench/median.sh).
 BOOTS=${BENCH_BOOTS:-3}
 start=$(date +%s)
 # shellcheck disable=SC2086 # one architecture per word
 EXTRA_PACKAGES=gnuplot-nox run_start $arches
-"$LAB/scripts/mainline-tree.sh"
-"$LAB/scripts/bench-graft.sh"
+"$LAB/scripts/bench/mainline-tree.sh"
+"$LAB/scripts/bench/graft.sh"
 
 # one ARCH VARIANT NAME: build, initramfs and the BOOTS bench boots of one
 # kernel, then their medians in NAME.tap
@@ -40,7 +40,7 @@ one() {
 		SUITES=bench KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
 			run_boot "$name-$i" "$a" "$variant"
 	done
-	"$LAB/scripts/bench-median.sh" "$name" "$BOOTS"
+	"$LAB/scripts/bench/median.sh" "$name" "$BOOTS"
 }
 
 for a in $arches; do
@@ -49,4 +49,4 @@ for a in $arches; do
 done
 step "bench: $(( $(date +%s) - start )) s"
 # shellcheck disable=SC2086 # one arch per word
-"$LAB/scripts/bench-report.sh" $arches
+"$LAB/scripts/bench/report.sh" $arches

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Exit non-zero, naming what differs, when build/linux holds commits or
 # uncommitted changes that are not in patches/.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ -e "$SRC/.git" ] || { note "export-check: no work tree (build/linux), nothing to export"; exit 0; }
 rc=0
@@ -13,7 +13,7 @@ if [ -n "$dirty" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$LAB/scripts/format-series.sh" "$tmp"
+"$LAB/scripts/series/format.sh" "$tmp"
 diff=
 for f in "$tmp"/* "$LAB"/patches/[0-9][0-9][0-9][0-9]-*.patch "$LAB/patches/series"; do
 	[ -e "$f" ] || continue

@@ -1,5 +1,5 @@
 #!/bin/bash
-# sections-test.sh: scripts/sections.sh on a sections file and patch
+# series/sections-test.sh: scripts/series/sections.sh on a sections file and patch
 # lists of its own: the series file and the table it writes, and the
 # refusals (a patch out of order, one missing, one too many). KTAP on
 # stdout; non-zero if a check fails.

@@ -1,8 +1,8 @@
 #!/bin/bash
-# series-check.sh: every patch of patches/series applies in order on the
+# series/check.sh: every patch of patches/series applies in order on the
 # base, and scripts/checkpatch.pl --strict passes on each (errors fail,
 # warnings and checks are shown).  Writes build/results/series.tap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 mkdir -p "$RESULTS"
@@ -46,7 +46,7 @@ done
 # patches/sections, which heads the series file and makes the cover
 # letter's table: its script's test on a sections file of its own (make
 # export applies it to the series itself).
-if out=$("$LAB/scripts/sections-test.sh" 2>&1); then
+if out=$("$LAB/scripts/series/sections-test.sh" 2>&1); then
 	res ok "sections:selftest"
 else
 	res "not ok" "sections:selftest" "$(printf '%s\n' "$out" | grep "^not ok" | head -n 10)"
@@ -54,12 +54,12 @@ fi
 # The upstream-fixes audit: its own test on a history it makes, then the
 # answers file against the patches (make fixes-audit MAINLINE_GIT=... runs
 # the search itself, given a mainline tree).
-if out=$("$LAB/scripts/fixes-audit-test.sh" 2>&1); then
+if out=$("$LAB/scripts/series/fixes-audit-test.sh" 2>&1); then
 	res ok "fixes-audit:selftest"
 else
 	res "not ok" "fixes-audit:selftest" "$(printf '%s\n' "$out" | { grep -A3 "^not ok" || echo "$out"; } | head -n 30)"
 fi
-if out=$("$LAB/scripts/fixes-audit.sh" 2>&1); then
+if out=$("$LAB/scripts/series/fixes-audit.sh" 2>&1); then
 	res ok "fixes-audit:answers"
 else
 	res "not ok" "fixes-audit:answers" "$(printf '%s\n' "$out" | grep -v '^\(carried\|not-applicable\) ' | head -n 30)"
