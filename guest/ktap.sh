@@ -23,6 +23,24 @@ ktap_fail() { # ID [DIAG...]
 	[ $# -eq 0 ] || ktap_diag "$@"
 }
 
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# repeat_for SECONDS FILE CMD...: CMD again and again for SECONDS; the
+# rounds made in FILE.n (written at the end), the first error in FILE.err
+repeat_for() {
+	local secs=$1 out=$2 end n=0
+	shift 2
+	end=$(( $(uptime_s) + secs ))
+	while [ "$(uptime_s)" -lt $end ]; do
+		if ! "$@" 2>>"$out.err"; then
+			echo "round $n failed" >>"$out.err"
+			break
+		fi
+		n=$((n + 1))
+	done
+	echo $n >"$out.n"
+}
+
 # bpf_hold TAG ARG...: "bpftest 1 ARG..." in the background, holding its
 # program attached until bpf_release TAG. 0 once it says "attached"; 1 if
 # it says "error", exits or says nothing within 60 s (its output stays in

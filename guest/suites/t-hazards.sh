@@ -31,7 +31,6 @@
 . /lab/ktap.sh
 
 HAZARD_SECONDS=${LAB_HAZARD_SECONDS:-60}
-uptime_s() { cut -d. -f1 /proc/uptime; }
 
 kprobe_slot_page_end() {
 	local id=hazards:kprobe-slot-page-end n=1030 i=0 hits off
@@ -68,22 +67,6 @@ kprobe_slot_page_end() {
 	fi
 }
 
-# loop NAME CMD...: run CMD until HAZARD_SECONDS have passed; its count of
-# rounds in /tmp/hz.NAME.n, the first error in /tmp/hz.NAME.err
-loop() {
-	local name=$1 end n=0
-	shift
-	end=$(( $(uptime_s) + HAZARD_SECONDS ))
-	while [ "$(uptime_s)" -lt $end ]; do
-		if ! "$@" 2>>/tmp/hz.$name.err; then
-			echo "round $n failed" >>/tmp/hz.$name.err
-			break
-		fi
-		n=$((n + 1))
-	done
-	echo $n >/tmp/hz.$name.n
-}
-
 # cpu_state STATE: CPU 1 taken to STATE (0 offline, 1 online); 6.1 riscv
 # may refuse to start a hart that the SBI firmware has not quite stopped
 # yet (-EINVAL), so each step has ten tries, a tenth of a second apart
@@ -116,8 +99,8 @@ hotplug_static_key_attach() {
 		return
 	fi
 	rm -f /tmp/hz.*
-	loop hotplug hotplug_round &
-	loop schedstats schedstats_round &
+	repeat_for "$HAZARD_SECONDS" /tmp/hz.hotplug hotplug_round &
+	repeat_for "$HAZARD_SECONDS" /tmp/hz.schedstats schedstats_round &
 	/lab/bpftest 1 attach-cycle bpf_fentry_test2 "$HAZARD_SECONDS" >/tmp/hz.attach.out 2>&1 &
 	# a deadlock shows as loops that never end (and, after 120 s, as the
 	# hung-task detector's report on the console)

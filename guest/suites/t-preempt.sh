@@ -22,7 +22,6 @@
 . /lab/ktap.sh
 
 SECONDS_EACH=${LAB_PREEMPT_SECONDS:-120}
-uptime_s() { cut -d. -f1 /proc/uptime; }
 
 bpf_prog_entry() {
 	local id=preempt:bpf-prog-entry rc=0
@@ -39,23 +38,6 @@ bpf_prog_entry() {
 		ktap_fail $id "bpftest prog-storm exited with $rc:" "$(cat /tmp/pstorm.out)"
 	fi
 }
-
-# run_for NAME CMD...: CMD again and again for SECONDS_EACH; the rounds
-# made in /tmp/pre.NAME.n, the first error in /tmp/pre.NAME.err
-run_for() {
-	local name=$1 end n=0
-	shift
-	end=$(( $(uptime_s) + SECONDS_EACH ))
-	while [ "$(uptime_s)" -lt $end ]; do
-		if ! "$@" 2>>/tmp/pre.$name.err; then
-			echo "round $n failed" >>/tmp/pre.$name.err
-			break
-		fi
-		n=$((n + 1))
-	done
-	echo $n >/tmp/pre.$name.n
-}
-
 
 # One round of labtarget's ops_storm (guest/labtarget): the plain ops
 # alone on labtarget_add, a pause in which the caller runs, the REGS ops
@@ -112,7 +94,7 @@ caller_ops() {
 
 # "t-preempt.sh loop NAME ROUND" runs one loop, for on_cpu0
 if [ "${1:-}" = loop ]; then
-	run_for "$2" "$3"
+	repeat_for "$SECONDS_EACH" "/tmp/pre.$2" "$3"
 	exit 0
 fi
 
