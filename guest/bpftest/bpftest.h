@@ -70,6 +70,7 @@ extern int has_direct;
 extern int map_fd;
 extern char vlog[16384];
 
+int map_create(int type, int value_size, int max_entries);
 int emit_lookup_fp4(struct bpf_insn *p, int n, int fd);
 int emit_map_lookup(struct bpf_insn *p, int n, int fd, int key);
 int btf_func_id(const char *name);

@@ -51,12 +51,7 @@ void test_storm(const char *id, int cycles)
 		result("skip", id, "%d CPUs online, needs 2 to %d", ncpu, STORM_CPUS);
 		return;
 	}
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
-	a.key_size = 4;
-	a.value_size = 8;
-	a.max_entries = 1;
-	pcpu = sys_bpf(BPF_MAP_CREATE, &a);
+	pcpu = map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 8, 1);
 	if (pcpu < 0) {
 		result("fail", id, "cannot create a per-CPU array: %s", strerror(errno));
 		return;

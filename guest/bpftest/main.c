@@ -76,20 +76,12 @@ long sys_bpf(int cmd, union bpf_attr *attr)
 
 int main(int argc, char **argv)
 {
-	union bpf_attr a;
 	int storm;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	has_direct = argc > 1 && atoi(argv[1]) == 1;
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
-	a.key_size = 4;
-	a.value_size = sizeof(struct slot);
-	a.max_entries = 24;
-	map_fd = sys_bpf(BPF_MAP_CREATE, &a);
-	a.value_size = sizeof(struct args_value);
-	a.max_entries = 16;
-	args_map_fd = sys_bpf(BPF_MAP_CREATE, &a);
+	map_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct slot), 24);
+	args_map_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct args_value), 16);
 	if (map_fd < 0 || args_map_fd < 0) {
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
 		return 1;

@@ -7,6 +7,19 @@
  * attaches as @attach_type to BTF id @btf_id of object @obj_fd (0 or less:
  * vmlinux). The verifier's log goes to vlog.
  */
+/* a map of @type, u32 keys: its fd, or -1 with errno */
+int map_create(int type, int value_size, int max_entries)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = 4;
+	a.value_size = value_size;
+	a.max_entries = max_entries;
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
 int emit_lookup_fp4(struct bpf_insn *p, int n, int fd)
 {
 	const struct bpf_insn tail[] = { MAP_LOOKUP(fd, 0) };

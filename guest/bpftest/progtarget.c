@@ -169,12 +169,7 @@ void test_tail_call(const char *id, int key)
 	uint32_t rv;
 	struct slot s;
 
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_PROG_ARRAY;
-	a.key_size = 4;
-	a.value_size = 4;
-	a.max_entries = 1;
-	pa = sys_bpf(BPF_MAP_CREATE, &a);
+	pa = map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
 	if (pa < 0) {
 		result("fail", id, "cannot create a program array: %s", strerror(errno));
 		return;
