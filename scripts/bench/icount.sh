@@ -21,15 +21,13 @@
 # call) and build/results/icount-ARCH.txt: per mode, the instructions
 # on each kernel, then per kernel and mode the functions that executed
 # them ([no-symbol]: code without a symbol, a trampoline ftrace or BPF made).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../runner.sh"
 
 arches=${*:-$(make_var BENCH_ARCHS)}
 # shellcheck disable=SC2086 # one arch per word
-EXTRA_PACKAGES="gdb-multiarch iproute2" "$LAB/scripts/deps.sh" $arches
-"$LAB/scripts/series/tree.sh"
+EXTRA_PACKAGES="gdb-multiarch iproute2" run_start $arches
 "$LAB/scripts/bench/mainline-tree.sh"
 "$LAB/scripts/bench/graft.sh"
-mkdir -p "$RESULTS"
 
 # gdb_script ADDR SCHED RET: the commands, ADDR being the function's
 # address (System.map's: GCC's debug information starts a function after
@@ -79,9 +77,7 @@ EOF
 one() {
 	local a=$1 variant=$2 name=$3 src=$BUILD/linux port args out addr sched
 	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
-	SRC=$src "$LAB/scripts/build.sh" "$a" "$variant" &&
-		SRC=$src SUITES=bench "$LAB/scripts/initramfs.sh" "$a" "$variant" ||
-		return 1
+	SRC=$src SUITES=bench run_prepare "$name" "$a" "$variant" || return 1
 	out=$BUILD/out/$a-$variant
 	addr=$(awk '$3 == "ftrace_bench_target" { print "0x" $1 }' "$out/System.map")
 	sched=$(awk '$3 == "__schedule" { print "0x" $1 }' "$out/System.map")
