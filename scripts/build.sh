@@ -17,7 +17,12 @@ variant=${2:-}
 [ -e "$SRC/Makefile" ] || die "no kernel tree at $SRC: run 'make tree'"
 mkdir -p "$OUT" "$LOGS"
 ccache_env
-ccache -M 8G >/dev/null 2>&1 || true
+# 16 GB: the cache held 6.9 GB when two check-bisects began (make
+# check's five kernels and their variants), and a bisect adds the objects
+# of every patch that changes a header much of the kernel includes
+# (include/linux/ftrace.h: 11 patches), so that at 8 GB what make check
+# and CI's fresh clone build from was about to be evicted.
+ccache -M 16G >/dev/null 2>&1 || true
 load_variant "$variant"
 
 # the layers of the config, written once (config_frags, scripts/lib.sh;
