@@ -46,7 +46,7 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp,root,etc,lib,lab,mnt}
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$LAB"/guest/init "$stage/init"
-cp "$LAB"/guest/run "$LAB"/guest/ktap.sh "$LAB"/guest/suites/t-*.sh "$LAB"/guest/bpf-selftests.tests "$stage/lab/"
+cp "$LAB"/guest/run "$LAB"/guest/lib.sh "$LAB"/guest/suites/t-*.sh "$LAB"/guest/bpf-selftests.tests "$stage/lab/"
 # bpftest is a directory of sources (guest/bpftest/main.c says what it does)
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/bpftest" "$LAB"/guest/bpftest/*.c
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/vdsospin" "$LAB/guest/vdsospin.c"

@@ -5,7 +5,7 @@
 #   # bench: MODE NS_PER_CALL RATIO_TO_UNTRACED
 # for scripts/bench/bench.sh to collect. Only ratios within this one boot mean
 # anything under TCG. Run by make bench, not by make check.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 MOD=ftrace-direct-bench
 RUN=/sys/module/ftrace_direct_bench/parameters/run

@@ -8,7 +8,7 @@
 # skip and FAIL a failure, each of the last two with the lines the test
 # logged before it; a test that ends without its result line (a crash,
 # the time limit) fails as a whole. A test that fails runs once more.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 D=/lab/bpf-selftests
 # The tests: guest/bpf-selftests.tests, which says why these (and

@@ -13,7 +13,7 @@
 # path each kernel and module function took to its trampoline, near (the
 # site calls it) or far (through ftrace_caller and the site's ops), against
 # what arches/ARCH.env says this arch's lab kernel must take.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 # An architecture whose BPF has no trampoline, with or without the series
 # (arches/ARCH.env: BPF_SKIP), is one skip with the reason the host wrote.

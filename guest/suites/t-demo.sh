@@ -1,7 +1,7 @@
 #!/bin/sh
 # demo: a direct trampoline and the function tracer sharing one function,
 # then a BPF fentry program counting hits: shown, and checked.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 show_file() { # TITLE COMMAND...
 	local title=$1 l

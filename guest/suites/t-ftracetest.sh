@@ -4,7 +4,7 @@
 # run once more: some (func_event_triggers.tc) wait a fixed time for
 # events, which TCG can stretch.  A pass on the second run is a pass with
 # a "# retried:" line naming the first failure; the summary counts them.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 # run_tc TC LOGDIR: run one test; prints its results, e.g. "PASS" or
 # "FAIL PASS" (cases flagged "instance" run twice). The output goes to a

@@ -28,7 +28,7 @@
 # was: the kernel goes on calling both, and reports the failed update
 # (ftrace_bug(), a WARNING, which the host accepts between the two
 # "lab: expected report" lines this test writes to the console).
-. /lab/ktap.sh
+. /lab/lib.sh
 
 HAZARD_SECONDS=${LAB_HAZARD_SECONDS:-60}
 

@@ -3,7 +3,7 @@
 # built in, when loaded as a module (loaded here); each of their cases is one
 # result here, kunit:SUITE:CASE, with the case's own lines (expectations,
 # kunit_info) as diagnostics.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 # load_suite MODULE: load the suite's module if it is one, and unload it.
 # No parameters are passed: 6.1's KUnit runs a module's suites from the

@@ -3,7 +3,7 @@
 # is reported only once it was seen unreferenced in two scans) and any
 # suspected leak fails, with the start of its report (the allocation's
 # stack). Run by make check-debug, whose kernels have CONFIG_DEBUG_KMEMLEAK.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 if [ ! -e $KMEMLEAK ]; then

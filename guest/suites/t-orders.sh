@@ -19,7 +19,7 @@
 # to ftrace_caller (CALL_OPS: arm64 at -O2, riscv64) or call a trampoline
 # made for the two (x86_64), a direct caller and exactly one other user
 # are served as a pair, shown as "ops: ... + direct".
-. /lab/ktap.sh
+. /lab/lib.sh
 
 FUNC=wake_up_process
 INST=$TRACING/instances/lab_orders
@@ -77,7 +77,7 @@ attach() { # USER: 0 if attached
 	esac
 }
 
-# hold_start TAG ARG...: bpf_hold (ktap.sh); on failure its output goes
+# hold_start TAG ARG...: bpf_hold (lib.sh); on failure its output goes
 # to /tmp/orders.err, which the attach step reports.
 hold_start() {
 	bpf_hold "$@" && return 0

@@ -19,7 +19,7 @@
 # in ftrace_caller before it loads the site's ops. The REGS ops counts
 # the calls it gets without pt_regs (a kprobe's handler would dereference
 # NULL there): there must be none.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 SECONDS_EACH=${LAB_PREEMPT_SECONDS:-120}
 

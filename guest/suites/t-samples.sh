@@ -2,7 +2,7 @@
 # samples: load each samples/ftrace direct module, look for what it
 # writes to the trace buffer, unload it while attached and check that
 # nothing of it is left in enabled_functions.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 # state: what a failure's diagnostics add, so that a failed run says
 # what was loaded and attached and what the kernel said last

@@ -2,7 +2,7 @@
 # sharing: the function tracer and a direct call on wake_up_process at the
 # same time, attached in both orders; both see their hits, the record
 # shows the direct flag while attached and nothing after.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 FUNC=wake_up_process
 DIRECT="my_direct_func: waking up"

@@ -3,7 +3,7 @@
 # A test prints "Testing NAME: " and its verdict later with KERN_CONT, so
 # other messages (and its own progress) may stand between the two: the
 # verdict is the first PASSED/OK/FAILED/SKIPPED before the next test.
-. /lab/ktap.sh
+. /lab/lib.sh
 
 dmesg | awk '
 function flush(v, why) {

@@ -3,7 +3,7 @@
 # while the kernel updates the time under it. No process may die and time
 # may not go back: 6.1's riscv64 vDSO crashed there whenever it found an
 # update in flight (series patch 1).
-. /lab/ktap.sh
+. /lab/lib.sh
 
 rc=0
 /lab/vdsospin 10 >/tmp/vdsospin.out 2>&1 || rc=$?

@@ -1,5 +1,9 @@
-# KTAP helpers sourced by every guest suite.  Results go to the lab's
-# results port and, for whoever watches the boot, to the console.
+# The guest's library, sourced by the runner and every suite: the KTAP
+# helpers (results go to the lab's results port and, for whoever watches
+# the boot, to the console), what the kernel can do (has_direct,
+# sample_built), tracing_reset, bpftest's verdicts as KTAP, a BPF program
+# held attached for a while (bpf_hold) and a command repeated for a while
+# (repeat_for).
 : "${LAB_ARCH:?}" "${KTAP_OUT:?}"
 TRACING=/sys/kernel/tracing
 
