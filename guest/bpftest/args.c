@@ -149,7 +149,6 @@ static int args_check(const char *id, const char *func, int type, int key,
 	struct args_value v;
 	unsigned int i;
 	int k, nslots, which = 0;
-	union bpf_attr a;
 
 	for (k = 0; k < 3; k++)
 		if (!strcmp(func, funcs[k]))
@@ -160,11 +159,7 @@ static int args_check(const char *id, const char *func, int type, int key,
 	}
 	nslots = lt_call(func, ARGS_CALLS - 1, &ret, want, mask);
 	memset(&v, 0, sizeof(v));
-	memset(&a, 0, sizeof(a));
-	a.map_fd = args_map_fd;
-	a.key = (uintptr_t)&key;
-	a.value = (uintptr_t)&v;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+	if (map_lookup(args_map_fd, key, &v)) {
 		result("fail", id, "map lookup: %s", strerror(errno));
 		return -1;
 	}

@@ -71,6 +71,7 @@ extern int map_fd;
 extern char vlog[16384];
 
 int map_create(int type, int value_size, int max_entries);
+int map_lookup(int fd, int key, void *value);
 int emit_lookup_fp4(struct bpf_insn *p, int n, int fd);
 int emit_map_lookup(struct bpf_insn *p, int n, int fd, int key);
 int btf_func_id(const char *name);

@@ -96,14 +96,9 @@ static void kmulti_failed(const char *id, const char *what)
 static struct args_value kmulti_value(int key)
 {
 	struct args_value v;
-	union bpf_attr a;
 
 	memset(&v, 0, sizeof(v));
-	memset(&a, 0, sizeof(a));
-	a.map_fd = args_map_fd;
-	a.key = (uintptr_t)&key;
-	a.value = (uintptr_t)&v;
-	sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+	map_lookup(args_map_fd, key, &v);
 	return v;
 }
 

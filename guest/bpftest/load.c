@@ -43,9 +43,8 @@ void test_storm(const char *id, int cycles)
 	volatile unsigned long *calls;
 	uint64_t counts[STORM_CPUS];
 	pid_t pids[STORM_CPUS];
-	union bpf_attr a;
 	unsigned long total = 0;
-	uint32_t zero = 0, rv;
+	uint32_t rv;
 
 	if (ncpu < 2 || ncpu > STORM_CPUS) {
 		result("skip", id, "%d CPUs online, needs 2 to %d", ncpu, STORM_CPUS);
@@ -116,12 +115,8 @@ void test_storm(const char *id, int cycles)
 	close(link);
 	link = -1;
 
-	memset(&a, 0, sizeof(a));
 	memset(counts, 0, sizeof(counts));
-	a.map_fd = pcpu;
-	a.key = (uintptr_t)&zero;
-	a.value = (uintptr_t)counts;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+	if (map_lookup(pcpu, 0, counts)) {
 		result("fail", id, "cannot read the counts: %s", strerror(errno));
 		goto out_other;
 	}

@@ -20,6 +20,18 @@ int map_create(int type, int value_size, int max_entries)
 	return sys_bpf(BPF_MAP_CREATE, &a);
 }
 
+/* the value of map @fd at u32 @key into @value: 0, or -1 with errno */
+int map_lookup(int fd, int key, void *value)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uintptr_t)&key;
+	a.value = (uintptr_t)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
 int emit_lookup_fp4(struct bpf_insn *p, int n, int fd)
 {
 	const struct bpf_insn tail[] = { MAP_LOOKUP(fd, 0) };
@@ -153,13 +165,8 @@ int test_run(int prog, uint32_t *retval)
 struct slot slot(int key)
 {
 	struct slot s = { 0, 0 };
-	union bpf_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map_fd;
-	a.key = (uintptr_t)&key;
-	a.value = (uintptr_t)&s;
-	sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+	map_lookup(map_fd, key, &s);
 	return s;
 }
 
