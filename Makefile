@@ -21,7 +21,7 @@ S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
 	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
-	bench icount demo fixes-audit judge config-show clean
+	deb check-system bench icount demo fixes-audit judge config-show clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -33,12 +33,14 @@ help:
 	@echo "make judge NAME=x86_64         judge a saved guest run again (build/results/NAME.raw, .console, .run)"
 	@echo "make series-check              patches apply, checkpatch --strict, the fixes-audit answers"
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
-	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt)"
+	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them)"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
+	@echo "make deb ARCH=...              Debian packages of the patched kernel (check-distro's config), in build/deb/ARCH"
+	@echo "make check-system ARCH=...     the packages installed on a Debian system under systemd, the users' tools run"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
 	@echo "make icount [BENCH_ARCHS='...'] [ICOUNT_MODES=a,b] instructions of a traced call, ours against mainline 6.12, by function"
 
@@ -101,6 +103,12 @@ check-variants:
 
 check-distro:
 	@$(S)/check-variants.sh $(addsuffix :distro,$(DISTRO_ARCHS))
+
+deb:
+	@$(S)/system/deb.sh $(ARCH)
+
+check-system:
+	@$(S)/system/check.sh $(ARCH)
 
 bench:
 	@$(S)/bench/bench.sh $(BENCH_ARCHS)

@@ -25,14 +25,20 @@ riscv64)
 	note "distro config: $KARCH defconfig of the tree"
 	;;
 *)
-	pkg=linux-config-6.1=$VERSION
+	# BASE's version, else the one the archive serves now: the security
+	# suite keeps only its newest linux-config-6.1 (6.1.192-2 was gone on
+	# 2026-11-29, once 6.1.192-3 came), while the tree's linux-source of
+	# BASE's version was still there.
 	deb=
-	for suite in bookworm-security bookworm; do
-		uri=$(apt_uri "$suite")
-		[ -n "$uri" ] || continue
-		deb=$(fetch_deb "$DEB_ARCH" "$suite" "$uri" "$pkg") && break
+	for pkg in "linux-config-6.1=$VERSION" linux-config-6.1; do
+		for suite in bookworm-security bookworm; do
+			uri=$(apt_uri "$suite")
+			[ -n "$uri" ] || continue
+			deb=$(fetch_deb "$DEB_ARCH" "$suite" "$uri" "$pkg" 2>/dev/null) && break 2
+		done
+		warn "distro config: Debian no longer serves $pkg; taking the newest it serves"
 	done
-	[ -n "$deb" ] || die "cannot download $pkg for $DEB_ARCH"
+	[ -n "$deb" ] || die "cannot download linux-config-6.1 for $DEB_ARCH"
 	dpkg-deb -x "$deb" "$tmp/x"
 	xz -dc "$tmp/x/usr/src/linux-config-6.1/config.${DEB_ARCH}_none_$DEB_ARCH.xz" >"$tmp/config"
 	note "distro config: $(basename "$deb"), config.${DEB_ARCH}_none_$DEB_ARCH"

@@ -57,12 +57,20 @@ ccache_env() {
 # load_variant [VARIANT]: the kernel's toolchain. variants/VARIANT/env, if
 # there, may set LLVM to the suffix of Debian's versioned tools (LLVM=-16:
 # clang-16, ld.lld-16, ...), BASE_CONFIG, the script that writes the
-# config the variant starts from, and SELFTESTS_CONFIG=no, a kernel
-# without the BPF selftests' config (scripts/build.sh).
+# config the variant starts from, SELFTESTS_CONFIG=no, a kernel
+# without the BPF selftests' config (scripts/build.sh), and ON_VARIANT,
+# a variant this one is built on: its env first, its fragments before
+# this one's.
 load_variant() {
-	LLVM= BASE_CONFIG= SELFTESTS_CONFIG=
+	LLVM= BASE_CONFIG= SELFTESTS_CONFIG= ON_VARIANT=
 	if [ -n "${1:-}" ] && [ -f "$LAB/variants/$1/env" ]; then
 		. "$LAB/variants/$1/env"
+	fi
+	if [ -n "$ON_VARIANT" ]; then
+		local on=$ON_VARIANT
+		. "$LAB/variants/$on/env"
+		. "$LAB/variants/$1/env"
+		ON_VARIANT=$on
 	fi
 	KCC=${CROSS_COMPILE}gcc
 	[ -z "$LLVM" ] || KCC=clang$LLVM
@@ -84,13 +92,14 @@ load_variant() {
 #     cannot run the BPF selftests, BPF_SELFTESTS_SKIP, nor for a variant
 #     whose guests never do, SELFTESTS_CONFIG=no)
 #   configs/ARCH.config
-#   variants/VARIANT/config, variants/VARIANT/ARCH.config (where they exist)
+#   variants/VARIANT/config, variants/VARIANT/ARCH.config (where they
+#   exist), those of the variant it is built on (ON_VARIANT) first
 # A variant with a BASE_CONFIG gets only its own fragments. The BPF
 # selftests' config comes from the lab's tree (build/linux) even when SRC
 # is another (make bench's mainline), so both kernels of a comparison get
 # the same list.
 config_frags() {
-	local f
+	local f v
 	frags="$LAB/configs/common.config"
 	if [ -z "$BPF_SELFTESTS_SKIP" ] && [ "$SELFTESTS_CONFIG" != no ]; then
 		frags="$frags $LAB/configs/bpf-selftests.config
@@ -99,11 +108,11 @@ config_frags() {
 	fi
 	frags="$frags $LAB/configs/$ARCH_NAME.config"
 	[ -z "$BASE_CONFIG" ] || frags=
-	if [ -n "${1:-}" ]; then
+	for v in $ON_VARIANT ${1:-}; do
 		for f in config "$ARCH_NAME.config"; do
-			[ ! -f "$LAB/variants/$1/$f" ] || frags="$frags $LAB/variants/$1/$f"
+			[ ! -f "$LAB/variants/$v/$f" ] || frags="$frags $LAB/variants/$v/$f"
 		done
-	fi
+	done
 }
 
 # kmake ARGS...: make in the kernel tree with the architecture's and the

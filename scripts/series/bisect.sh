@@ -2,13 +2,15 @@
 # series/bisect.sh ARCH: build the kernel after each patch of the series (every
 # patch must build on its own), in a worktree of build/linux.
 #   BOOT=1     also boot each step and run the startup suite
-#   VARIANT=V  build with the variant's fragments too (configs/V.config,
-#              configs/V-ARCH.config): riscv64's ftrace code before the
-#              patch that allows it under PREEMPTION is built only with
-#              VARIANT=nopreempt
+#   VARIANT=V  build with the variant's fragments too (variants/V/):
+#              riscv64's ftrace code before the patch that allows it
+#              under PREEMPTION is built only with VARIANT=nopreempt
 #   FIRST=N LAST=M  only patches N to M (1-based; the others are not
 #              counted): riscv64 without PREEMPT where the PREEMPT build
 #              has no ftrace code yet
+#   OWN=1      build only the patches that change this architecture's
+#              arch/ directory (s390x, mips64el: the architectures whose
+#              kernels make check builds at the series' end only)
 #   IN_TREE=1  check the commits out in build/linux itself and build into
 #              the usual build/out/ARCH: the worktree's first build is cold
 #              (ccache keys on the source path), this one reuses what
@@ -46,6 +48,10 @@ case $KARCH in
 x86_64 | i386) srcarch=x86 ;;
 *) srcarch=$KARCH ;;
 esac
+# own COMMIT: true when the commit changes this architecture's arch/
+own() {
+	git -C "$SRC" diff --name-only "$1^" "$1" | grep -q "^arch/$srcarch/"
+}
 # inert COMMIT: true when the commit changes nothing this build reads
 inert() {
 	git -C "$SRC" diff --name-only "$1^" "$1" | while read -r f; do
@@ -58,7 +64,7 @@ inert() {
 		esac
 	done
 }
-i=0 bad=0 same=0 prev_ok=
+i=0 bad=0 same=0 other=0 prev_ok=
 begin=$(date +%s)
 for c in $commits; do
 	i=$((i + 1))
@@ -66,6 +72,10 @@ for c in $commits; do
 		continue
 	fi
 	subject=$(git -C "$SRC" log -1 --format='%h %s' "$c")
+	if [ -n "${OWN:-}" ] && ! own "$c"; then
+		other=$((other + 1))
+		continue
+	fi
 	if [ "$i" -gt "${FIRST:-1}" ] && [ -z "${BOOT:-}" ] && inert "$c"; then
 		step "bisect $ARCH_NAME: $i/$total $subject"
 		if [ "$prev_ok" = yes ]; then
@@ -94,5 +104,5 @@ for c in $commits; do
 	fi
 done
 total=$(( ${LAST:-$total} - ${FIRST:-1} + 1 ))
-echo "$((total - bad - same)) built, $same same sources as the patch before (not built again), $bad failed, in $(($(date +%s) - begin)) s"
+echo "$((total - bad - same - other)) built, $same same sources as the patch before (not built again),${OWN:+ $other not changing arch/$srcarch (OWN=1: not built),} $bad failed, in $(($(date +%s) - begin)) s"
 [ "$bad" = 0 ]

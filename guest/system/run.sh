@@ -1,0 +1,281 @@
+#!/bin/bash
+# make check-system's guest side: runs on a Debian system booted with
+# systemd as PID 1 (lab-system.service starts it from the lab's disk,
+# mounted on /lab), as a user would run the tools apt installed.
+#   /lab/steps  what to do, in order: "tests" (the users' tools, results
+#               in /lab/out/raw) and "install" (dpkg -i /lab/debs/*.deb,
+#               results in /lab/out/install.raw)
+#   /lab/name   the results' name (ARCH-system, ARCH-system-debian)
+# The guest powers itself off at the end; the host reads /lab/out/.
+set -u
+# job control: a background job of a script ignores SIGINT otherwise, and
+# SIGINT (Ctrl-C) is how these tools are stopped (bcc's Python would not
+# even install its handler)
+set -m
+LAB_ARCH=$(cat /lab/arch) LAB_NAME=$(cat /lab/name)
+KTAP_OUT=/lab/out/raw
+export LAB_ARCH LAB_NAME KTAP_OUT
+mkdir -p /lab/out
+: >"$KTAP_OUT"
+. /lab/lib.sh
+DEBUGFS=/sys/kernel/debug
+
+# t_wait SECONDS CMD...: CMD until it succeeds, for at most SECONDS
+t_wait() {
+	local end=$(( $(uptime_s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(uptime_s)" -lt $end ] || return 1
+		sleep 1
+	done
+}
+
+# load: file reads and opens on the ext4 root, in the background, until
+# load_stop (what vfsstat, fsslower, ext4slower count)
+load() {
+	(while :; do cat /etc/os-release /etc/passwd >/dev/null; ls /usr/lib >/dev/null; done) &
+	LOAD_PID=$!
+}
+load_stop() { kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null; return 0; }
+
+# attach_kind FUNC: how the BPF programs now running reach FUNC, from the
+# kernel's own lists: "kprobe" (a kprobe is on it), "fentry" (ftrace
+# calls a trampoline directly from it), "ftrace" (an ftrace_ops, as
+# kprobe.multi's), "none"
+attach_kind() {
+	if grep -qE "[[:space:]]$1(\+0x0)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null; then
+		echo kprobe
+	else
+		awk -v f="$1" '$1 == f { on = 1; k = "ftrace"; if ($0 ~ / D /) d = 1; next }
+			 on && /direct-->/ { d = 1 } { on = 0 }
+			 END { print d ? "fentry" : k ? k : "none" }' "$TRACING/enabled_functions"
+	fi
+}
+attached() { [ "$(attach_kind "$1")" != none ]; }
+# sites FUNC: FUNC's lines of enabled_functions and the kprobes list, as
+# diagnostics
+sites() {
+	awk -v f="$1" '$1 == f { on = 1; print; next } on && /^\t/ { print; next } { on = 0 }' \
+		"$TRACING/enabled_functions" | sed 's/^/enabled_functions: /'
+	grep -E "[[:space:]]$1(\+0x0)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null | sed 's/^/kprobes: /'
+	return 0
+}
+
+# tool ID FUNC SECONDS CMD...: run a tool of the archive with the load
+# running, as a user would, and stop it with SIGINT (its Ctrl-C) once it
+# has run TOOL_RUN seconds (default 10) after attaching, or after SECONDS
+# if it never attaches; while it runs, note how its programs reach FUNC.
+# Results: ID:runs (it attached and ended without an error), ID:fentry
+# (through a direct call, not a kprobe) and ID:saw (its output has what
+# TOOL_SAW matches, if set). TOOL_HOOK, if set, runs once it attached.
+tool() {
+	local id=$1 func=$2 secs=$3 kind=none rc=0 out=/lab/out/$1.out pid
+	shift 3
+	if ! command -v "$1" >/dev/null; then
+		ktap_skip "$id:runs" "$1 is not installed"
+		return
+	fi
+	load
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	# the tools parse the kernel's BTF and load their programs first:
+	# tens of seconds under TCG
+	if t_wait "$secs" attached "$func"; then
+		kind=$(attach_kind "$func")
+		sites "$func" >/lab/out/$id.sites
+		${TOOL_HOOK:-true}
+		sleep "${TOOL_RUN:-10}"
+	fi
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" || rc=$?
+	load_stop
+	# 130: ended by the SIGINT, as these tools are
+	if [ "$kind" != none ] && { [ "$rc" = 0 ] || [ "$rc" = 130 ]; } &&
+	   ! grep -qiE 'failed|error|cannot' "$out"; then
+		ktap_ok "$id:runs"
+	else
+		ktap_fail "$id:runs" "$* (exit $rc; attached: $kind):" "$(tail -n 8 "$out")"
+	fi
+	if [ "$kind" = fentry ]; then
+		ktap_ok "$id:fentry"
+		ktap_diag "$(cat /lab/out/$id.sites)"
+	elif [ -n "${BCC_KFUNC:-}" ] && [ "$BCC_KFUNC" != x86_64 ] && [ "$kind" = kprobe ]; then
+		ktap_skip "$id:fentry" "bcc takes fentry on x86_64 only (BPF.support_kfunc); here a kprobe, by bcc's choice"
+	else
+		ktap_fail "$id:fentry" "$func reached by: $kind" "$(cat /lab/out/$id.sites 2>/dev/null)"
+	fi
+	if [ -n "${TOOL_SAW:-}" ]; then
+		if grep -qE "$TOOL_SAW" "$out"; then
+			ktap_ok "$id:saw"
+		else
+			ktap_fail "$id:saw" "no line of its output matches '$TOOL_SAW':" "$(head -n 12 "$out")"
+		fi
+	fi
+}
+
+t_boot() {
+	local state
+	state=$(systemctl is-system-running --wait 2>&1)
+	if [ "$state" = running ]; then
+		ktap_ok system:boot
+	else
+		ktap_fail system:boot "systemd says: $state" "$(systemctl --failed --no-legend 2>&1)"
+	fi
+	ktap_diag "$(uname -a)" "lsm: $(cat /sys/kernel/security/lsm)" "$(systemctl --version | head -n 2)"
+}
+
+# systemd's RestrictFileSystems= is a BPF LSM program, attached by PID 1
+# at start when the kernel can (bpf in the LSM list, BPF trampolines for
+# LSM hooks): a service kept out of tmpfs cannot list /dev/shm.
+t_systemd() {
+	local msg
+	if systemctl --version | grep -q -- -BPF_FRAMEWORK; then
+		msg="systemd $(systemctl --version | sed -n '1s/^systemd //p') is built without BPF_FRAMEWORK: it ignores RestrictFileSystems= on any kernel"
+		ktap_skip systemd:bpf-lsm "$msg"
+		ktap_skip systemd:restrict-filesystems "$msg"
+		return
+	fi
+	msg=$(journalctl -b -o cat _PID=1 | grep -iE 'bpf-lsm|LSM BPF' | head -n 5)
+	if echo "$msg" | grep -qi 'LSM BPF program attached'; then
+		ktap_ok systemd:bpf-lsm
+	else
+		ktap_fail systemd:bpf-lsm "systemd did not attach its LSM BPF program:" "${msg:-(it said nothing of it)}"
+	fi
+	mkdir -p /run/systemd/system
+	cat >/run/systemd/system/lab-rfs.service <<-EOF
+	[Service]
+	Type=oneshot
+	RestrictFileSystems=~tmpfs
+	ExecStart=/bin/ls /dev/shm
+	EOF
+	systemctl daemon-reload
+	if ! ls /dev/shm >/dev/null; then
+		ktap_fail systemd:restrict-filesystems "ls /dev/shm fails outside the unit too"
+	elif systemctl start lab-rfs.service 2>/dev/null; then
+		ktap_fail systemd:restrict-filesystems "the unit with RestrictFileSystems=~tmpfs listed /dev/shm (tmpfs)" \
+			"$(journalctl -b -o cat -u lab-rfs.service | tail -n 5)"
+	else
+		ktap_ok systemd:restrict-filesystems
+		ktap_diag "$(journalctl -b -o cat -u lab-rfs.service | grep -m1 -i 'not permitted')"
+	fi
+	systemctl reset-failed lab-rfs.service 2>/dev/null
+	rm -f /run/systemd/system/lab-rfs.service
+	systemctl daemon-reload
+}
+
+# bpftrace: kfunc and kretfunc probes, counted; bpftool lists what the
+# kfunc probe attached while it runs.
+bt_bpftool() {
+	bpftool prog show >/lab/out/bpftool-prog.txt 2>&1
+	bpftool link show >/lab/out/bpftool-link.txt 2>&1
+}
+t_bpftrace() {
+	local info
+	info=$(bpftrace --info 2>&1)
+	if echo "$info" | grep -qE 'kfunc: yes'; then
+		ktap_ok bpftrace:info-kfunc
+	else
+		ktap_fail bpftrace:info-kfunc "bpftrace --info: $(echo "$info" | grep -E 'kfunc|fentry')"
+	fi
+	rm -f /lab/out/bpftool-prog.txt /lab/out/bpftool-link.txt
+	TOOL_SAW='^@reads: [1-9]' TOOL_HOOK=bt_bpftool tool bpftrace:kfunc vfs_read 120 \
+		bpftrace -e 'kfunc:vfs_read { @reads = count(); }'
+	TOOL_SAW='^@returns: [1-9]' tool bpftrace:kretfunc vfs_read 120 \
+		bpftrace -e 'kretfunc:vfs_read { @returns = count(); }'
+	# bpftool, while the kfunc probe ran: a tracing program and its link
+	if grep -q 'tracing' /lab/out/bpftool-prog.txt 2>/dev/null &&
+	   grep -q 'tracing' /lab/out/bpftool-link.txt 2>/dev/null; then
+		ktap_ok bpftool:prog-link
+		ktap_diag "$(grep -A1 tracing /lab/out/bpftool-link.txt | head -n 4)"
+	else
+		ktap_fail bpftool:prog-link "no tracing program or link listed while bpftrace's kfunc probe ran:" \
+			"$(cat /lab/out/bpftool-link.txt 2>/dev/null | head -n 6)"
+	fi
+	if bpftool feature probe kernel 2>/dev/null | grep -q 'program_type tracing is available'; then
+		ktap_ok bpftool:feature-tracing
+	else
+		ktap_fail bpftool:feature-tracing "bpftool feature probe: tracing programs not available"
+	fi
+}
+
+# libbpf-tools: the tools that take fentry when they can, kprobes if not
+t_libbpf_tools() {
+	TOOL_SAW='^[0-9:]+ +[1-9]' tool vfsstat vfs_read 60 vfsstat 2
+	TOOL_SAW='Avg (Spin|Wait|Hold)' tool klockstat mutex_lock 60 klockstat
+	TOOL_SAW=' [RW] ' tool fsslower ext4_file_read_iter 60 fsslower -t ext4 -m 0
+	TOOL_SAW=' [RW] ' tool ext4slower ext4_file_read_iter 60 ext4slower -m 0
+	TOOL_HOOK=readahead_load TOOL_SAW='Readahead (unused|used)' tool readahead do_page_cache_ra 60 readahead
+	TOOL_HOOK=connect_load TOOL_SAW='127\.0\.0\.1' tool tcpconnlat tcp_v4_connect 60 tcpconnlat
+}
+# readahead_load: cold reads of a large file (the caches dropped first)
+readahead_load() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	find /usr/lib -name '*.so*' -size +1M -type f | head -n 20 | xargs cat >/dev/null
+}
+# connect_load: TCP connections on loopback
+connect_load() {
+	local i pid
+	for i in 1 2 3; do
+		nc -l 127.0.0.1 909$i >/dev/null &
+		pid=$!
+		sleep 1
+		nc -z 127.0.0.1 909$i
+		kill $pid 2>/dev/null
+		wait $pid 2>/dev/null
+	done
+}
+
+# bcc's tools, where Debian builds no libbpf-tools (riscv64). bcc takes
+# fentry (its "kfunc") only where BPF.support_kfunc() says so, and that
+# answers no on any machine but x86_64, whatever the kernel can do: there
+# the kprobe is bcc's choice, not the kernel's, and :fentry is a skip.
+t_bcc() {
+	BCC_KFUNC=$(uname -m) TOOL_SAW='^[0-9:]+ +[1-9]' \
+		tool vfsstat-bpfcc vfs_read 240 vfsstat-bpfcc 2
+	BCC_KFUNC=$(uname -m) TOOL_SAW='Avg (Spin|Wait|Hold)|Caller' \
+		tool klockstat-bpfcc mutex_lock 240 klockstat-bpfcc
+}
+
+t_journal() {
+	local r
+	r=$(journalctl -b -k -o cat | grep -nE 'WARNING:|BUG:|Oops|Kernel panic|Call Trace:' | head -n 5)
+	if [ -z "$r" ]; then
+		ktap_ok system:journal-clean
+	else
+		ktap_fail system:journal-clean "$r"
+	fi
+	journalctl -b -o short-monotonic >/lab/out/journal.txt 2>&1
+}
+
+for s in $(cat /lab/steps); do
+	case $s in
+	tests)
+		t_boot
+		t_systemd
+		t_bpftrace
+		if command -v vfsstat >/dev/null; then
+			t_libbpf_tools
+		else
+			t_bcc
+		fi
+		t_journal
+		;;
+	install)
+		# results of the series' run, whichever kernel installs it
+		KTAP_OUT=/lab/out/install.raw LAB_NAME=$LAB_ARCH-system
+		: >"$KTAP_OUT"
+		if dpkg -i /lab/debs/*.deb >/lab/out/dpkg.log 2>&1; then
+			ktap_ok install:dpkg
+			ktap_diag "$(grep -E '^(Setting up|update-initramfs)' /lab/out/dpkg.log)"
+		else
+			ktap_fail install:dpkg "$(tail -n 15 /lab/out/dpkg.log)"
+		fi
+		ls -l /boot >/lab/out/boot.txt
+		KTAP_OUT=/lab/out/raw LAB_NAME=$(cat /lab/name)
+		;;
+	esac
+done
+echo "# lab: done" >>"$KTAP_OUT"
+sync
+systemctl poweroff

@@ -1,0 +1,102 @@
+#!/bin/bash
+# system/check.sh ARCH: make check-system. The series as a distribution
+# would ship it (make deb), installed and booted on a Debian system
+# (system/image.sh) under systemd, and the users' tools run on it as a
+# user would (guest/system/run.sh):
+#   1. the image boots Debian's own 6.1 kernel (the baseline; riscv64,
+#      which Debian has no 6.1 kernel for, boots the series' kernel
+#      image directly), runs the tests there, and installs the make deb
+#      packages with dpkg -i (maintainer scripts, initramfs-tools, /boot);
+#   2. the installed kernel and initrd are booted from /boot, and the
+#      tests run again.
+# Results: build/results/ARCH-system-debian.tap (the baseline),
+# ARCH-system.tap (the installation and the series), and
+# ARCH-system.report, the table of both. Exit status: the series' run.
+#   SYSTEM_TIMEOUT=S  kill a guest after S seconds (default 3600)
+. "$(dirname "$0")/../lib.sh"
+
+load_arch "${1:-}"
+dir=$BUILD/system/$ARCH_NAME
+t_start=$(date +%s)
+"$LAB/scripts/system/deb.sh" "$ARCH_NAME"
+"$LAB/scripts/system/image.sh" "$ARCH_NAME"
+release=$(cat "$BUILD/deb/$ARCH_NAME/release")
+mkdir -p "$RESULTS"
+step "system $ARCH_NAME: a copy of the image for this run"
+cp --sparse=always "$dir/root.img" "$dir/run.img"
+
+# lab_disk STEPS NAME: the lab's disk (ext4, label "lab"): the runner,
+# the guest library, the packages, what to do and the results' name
+lab_disk() {
+	local d=$dir/lab
+	rm -rf "$d" "$dir/lab.img"
+	mkdir -p "$d/debs"
+	cp "$LAB/guest/system/run.sh" "$LAB/guest/lib.sh" "$d/"
+	cp "$BUILD/deb/$ARCH_NAME/"*.deb "$d/debs/"
+	echo "$ARCH_NAME" >"$d/arch"
+	echo "$2" >"$d/name"
+	echo "$1" >"$d/steps"
+	mkfs.ext4 -q -F -L lab -d "$d" "$dir/lab.img" "$(( $(du -sm "$d" | cut -f1) + 64 ))M"
+	rm -rf "$d"
+}
+
+# boot_system NAME KERNEL [INITRD]: boot the image with KERNEL (and
+# INITRD), both disks on virtio-pci (so the root is always /dev/vda),
+# until the guest powers off; its results into build/results/NAME.*
+# and its /lab/out into build/system/ARCH/out-NAME/.
+boot_system() {
+	local name=$1 kernel=$2 initrd=${3:-} rc=0 t0 limit=${SYSTEM_TIMEOUT:-3600}
+	local append="root=/dev/vda rw console=$CONSOLE panic=-1${ARCH_KERNEL_ARGS:+ $ARCH_KERNEL_ARGS}"
+	step "system $ARCH_NAME: boot $name ($(basename "$kernel"))"
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # QEMU_ARGS holds several words
+	timeout "$limit" "$QEMU" $QEMU_ARGS -accel "$QEMU_ACCEL" -smp "$QEMU_SMP" -m 2048 \
+		-nodefaults -display none -no-reboot \
+		-kernel "$kernel" ${initrd:+-initrd "$initrd"} -append "$append" \
+		-drive "file=$dir/run.img,format=raw,if=none,id=root" -device virtio-blk-pci,drive=root \
+		-drive "file=$dir/lab.img,format=raw,if=none,id=lab" -device virtio-blk-pci,drive=lab \
+		-serial "file:$RESULTS/$name.console" || rc=$?
+	rm -rf "$dir/out-$name"
+	debugfs -R "rdump /out $dir" "$dir/lab.img" >/dev/null 2>&1 && mv "$dir/out" "$dir/out-$name" ||
+		mkdir -p "$dir/out-$name"
+	touch "$dir/out-$name/raw"
+	printf 'ARCH=%q\nRC=%q\nBOOTS=1\nREHUNG=\nLIMIT=%q\nSECS=%q\nCONSOLE_EXPECT=\n' \
+		"$ARCH_NAME" "$rc" "$limit" "$(($(date +%s) - t0))" >"$RESULTS/$name.run"
+}
+
+# 1. the baseline (or the series' own image), and the installation
+if [ -n "$SYSTEM_BASELINE" ]; then
+	first=$ARCH_NAME-system-debian
+	lab_disk "tests install" "$first"
+	boot_system "$first" "$dir/debian-vmlinuz" "$dir/debian-initrd"
+else
+	first=$ARCH_NAME-system-install
+	lab_disk install "$first"
+	boot_system "$first" "$BUILD/out/$ARCH_NAME-deb/$KIMAGE"
+fi
+cp "$dir/out-$first/raw" "$RESULTS/$first.raw"
+"$LAB/scripts/judge.sh" "$first"
+
+# 2. the installed kernel, from /boot
+name=$ARCH_NAME-system
+rm -f "$dir/vmlinuz" "$dir/initrd"
+debugfs -R "dump /boot/vmlinuz-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
+debugfs -R "dump /boot/initrd.img-$release $dir/initrd" "$dir/run.img" >/dev/null 2>&1 || true
+if [ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]; then
+	lab_disk tests "$name"
+	boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
+	cat "$dir/out-$first/install.raw" "$dir/out-$name/raw" >"$RESULTS/$name.raw"
+else
+	cat "$dir/out-$first/install.raw" >"$RESULTS/$name.raw" 2>/dev/null || true
+	echo "not ok 1 $name:install:boot-files" >>"$RESULTS/$name.raw"
+	echo "# no /boot/vmlinuz-$release and initrd.img-$release after the installation" >>"$RESULTS/$name.raw"
+	: >"$RESULTS/$name.console"
+	printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
+fi
+"$LAB/scripts/judge.sh" "$name"
+rm -f "$dir/run.img" "$dir/lab.img"
+
+"$LAB/scripts/system/report.sh" "$ARCH_NAME" | tee "$RESULTS/$name.report"
+tap_counts "$RESULTS/$name.tap"
+step "check-system $ARCH_NAME: $PASS passed, $FAIL failed, $SKIP skipped in $(($(date +%s) - t_start)) s"
+[ "$FAIL" = 0 ]
