@@ -135,7 +135,9 @@ t_systemd() {
 		ktap_skip systemd:restrict-filesystems "$msg"
 		return
 	fi
-	msg=$(journalctl -b -o cat _PID=1 | grep -iE 'bpf-lsm|LSM BPF' | head -n 5)
+	# PID 1 says so early, through the kernel's log (systemd 252:
+	# "bpf-lsm: LSM BPF program attached", 257: "bpf-restrict-fs: ...")
+	msg=$({ dmesg; journalctl -b -o cat; } 2>/dev/null | grep -iE 'bpf-lsm|bpf-restrict-fs|LSM BPF' | sort -u | head -n 5)
 	if echo "$msg" | grep -qi 'LSM BPF program attached'; then
 		ktap_ok systemd:bpf-lsm
 	else
@@ -172,10 +174,11 @@ bt_bpftool() {
 t_bpftrace() {
 	local info
 	info=$(bpftrace --info 2>&1)
-	if echo "$info" | grep -qE 'kfunc: yes'; then
+	# bpftrace 0.17 says "kfunc: yes", 0.23 "fentry: yes"
+	if echo "$info" | grep -qE '(kfunc|fentry): yes'; then
 		ktap_ok bpftrace:info-kfunc
 	else
-		ktap_fail bpftrace:info-kfunc "bpftrace --info: $(echo "$info" | grep -E 'kfunc|fentry')"
+		ktap_fail bpftrace:info-kfunc "bpftrace --info: $(echo "$info" | grep -oE '(kfunc|fentry): [a-z]+')"
 	fi
 	rm -f /lab/out/bpftool-prog.txt /lab/out/bpftool-link.txt
 	TOOL_SAW='^@reads: [1-9]' TOOL_HOOK=bt_bpftool tool bpftrace:kfunc vfs_read 120 \

@@ -19,10 +19,20 @@ EXTRA_PACKAGES="dpkg-dev ${EXTRA_PACKAGES:-}" "$LAB/scripts/deps.sh" "$ARCH_NAME
 "$LAB/scripts/series/tree.sh"
 
 # LOCALVERSION set (even empty) also stops setlocalversion from adding
-# "+" for a tree above its last tag.
+# "+" for a tree above its last tag. The builder's name in the kernel's
+# version string and in the packages is the lab's, not this machine's.
 export LOCALVERSION=$localversion
+export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=localhost DEBFULLNAME=lab DEBEMAIL=lab@localhost
+# the build number bindeb-pkg gives the kernel (the package's revision),
+# given to the build before it too: else each relinks what the other did
+export KBUILD_BUILD_VERSION=1
 "$LAB/scripts/build.sh" "$ARCH_NAME" deb
 release=$(cat "$out/include/config/kernel.release")
+if [ "$(cat "$dest/release" 2>/dev/null)" = "$release" ] &&
+   [ -z "$(find "$out/vmlinux" -newer "$dest/release")" ]; then
+	note "deb $ARCH_NAME: the packages of $release are up to date"
+	exit 0
+fi
 
 ccache_env
 load_variant deb
