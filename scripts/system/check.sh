@@ -115,9 +115,9 @@ fi
 if [ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]; then
 	lab_disk tests "$name"
 	boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
-	cat "$dir/out-$first/install.raw" "$dir/out-$name/raw" >"$RESULTS/$name.raw"
+	{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
 else
-	cat "$dir/out-$first/install.raw" >"$RESULTS/$name.raw" 2>/dev/null || true
+	{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; } >"$RESULTS/$name.raw"
 	echo "not ok 1 $name:install:boot-files" >>"$RESULTS/$name.raw"
 	echo "# no /boot/vmlinuz-$release and initrd.img-$release after the installation" >>"$RESULTS/$name.raw"
 	: >"$RESULTS/$name.console"
