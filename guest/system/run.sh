@@ -87,7 +87,13 @@ tool() {
 		sleep "${TOOL_RUN:-10}"
 	fi
 	kill -INT "$pid" 2>/dev/null
+	# a tool that ignores its Ctrl-C (stuck before its handler is in)
+	# must not hold the guest until the host's time limit
+	(sleep 60; kill -KILL "$pid" 2>/dev/null) &
+	local reaper=$!
 	wait "$pid" || rc=$?
+	kill "$reaper" 2>/dev/null
+	wait "$reaper" 2>/dev/null
 	load_stop
 	# 130: ended by the SIGINT, as these tools are
 	if [ "$kind" != none ] && { [ "$rc" = 0 ] || [ "$rc" = 130 ]; } &&
