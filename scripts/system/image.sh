@@ -67,6 +67,10 @@ for suite in $SYSTEM_SUITES; do
 	sources=("deb $uri $suite main")
 	if [ "$suite" = bookworm ]; then
 		sources+=("deb $uri bookworm-updates main" "deb $(apt_uri bookworm-security) bookworm-security main")
+	elif [ -n "$baseline" ]; then
+		# a newer userland on Debian 12's kernel: bookworm-security
+		# gives the kernel, $suite (newer) everything else
+		sources+=("deb $(apt_uri bookworm-security) bookworm-security main")
 	fi
 	rm -rf "$root"
 	t0=$(date +%s)
