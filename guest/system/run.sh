@@ -76,7 +76,8 @@ tool() {
 		return
 	fi
 	load
-	"$@" >"$out" 2>&1 &
+	# line-buffered: a tool stopped by SIGINT keeps what it printed
+	stdbuf -oL -eL "$@" >"$out" 2>&1 &
 	pid=$!
 	# the tools parse the kernel's BTF and load their programs first:
 	# tens of seconds under TCG
@@ -86,6 +87,8 @@ tool() {
 		${TOOL_HOOK:-true}
 		sleep "${TOOL_RUN:-10}"
 	fi
+	local alive="it had ended"
+	kill -0 "$pid" 2>/dev/null && alive="still running"
 	kill -INT "$pid" 2>/dev/null
 	# a tool that ignores its Ctrl-C (stuck before its handler is in)
 	# must not hold the guest until the host's time limit
@@ -100,7 +103,7 @@ tool() {
 	   ! grep -qiE 'failed|error|cannot' "$out"; then
 		ktap_ok "$id:runs"
 	else
-		ktap_fail "$id:runs" "$* (exit $rc; attached: $kind):" "$(tail -n 8 "$out")"
+		ktap_fail "$id:runs" "$* (exit $rc; attached: $kind; at SIGINT $alive):" "$(tail -n 8 "$out")"
 	fi
 	if [ "$kind" = fentry ]; then
 		ktap_ok "$id:fentry"
@@ -208,13 +211,16 @@ t_bpftrace() {
 }
 
 # libbpf-tools: the tools that take fentry when they can, kprobes if not
+# (bookworm installs them as vfsstat..., trixie as vfsstat-libbpf...)
 t_libbpf_tools() {
-	TOOL_SAW='^[0-9:]+ +[1-9]' tool vfsstat vfs_read 60 vfsstat 2
-	TOOL_SAW='Avg (Spin|Wait|Hold)' tool klockstat mutex_lock 60 klockstat
-	TOOL_SAW=' [RW] ' tool fsslower ext4_file_read_iter 60 fsslower -t ext4 -m 0
-	TOOL_SAW=' [RW] ' tool ext4slower ext4_file_read_iter 60 ext4slower -m 0
-	TOOL_HOOK=readahead_load TOOL_SAW='Readahead (unused|used)' tool readahead do_page_cache_ra 60 readahead
-	TOOL_HOOK=connect_load TOOL_SAW='127\.0\.0\.1' tool tcpconnlat tcp_v4_connect 60 tcpconnlat
+	local x=
+	command -v vfsstat >/dev/null || x=-libbpf
+	TOOL_SAW='^[0-9:]+ +[1-9]' tool vfsstat vfs_read 60 vfsstat$x 2
+	TOOL_SAW='Avg (Spin|Wait|Hold)' tool klockstat mutex_lock 60 klockstat$x
+	TOOL_SAW=' [RW] ' tool fsslower ext4_file_read_iter 60 fsslower$x -t ext4 -m 0
+	TOOL_SAW=' [RW] ' tool ext4slower ext4_file_read_iter 60 ext4slower$x -m 0
+	TOOL_HOOK=readahead_load TOOL_SAW='Readahead (unused|used)' tool readahead do_page_cache_ra 60 readahead$x
+	TOOL_HOOK=connect_load TOOL_SAW='127\.0\.0\.1' tool tcpconnlat tcp_v4_connect 60 tcpconnlat$x
 }
 # readahead_load: cold reads of a large file (the caches dropped first)
 readahead_load() {
@@ -263,7 +269,7 @@ for s in $(cat /lab/steps); do
 		t_boot
 		t_systemd
 		t_bpftrace
-		if command -v vfsstat >/dev/null; then
+		if command -v vfsstat >/dev/null || command -v vfsstat-libbpf >/dev/null; then
 			t_libbpf_tools
 		else
 			t_bcc
