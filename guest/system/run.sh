@@ -175,10 +175,20 @@ t_systemd() {
 }
 
 # bpftrace: kfunc and kretfunc probes, counted; bpftool lists what the
-# kfunc probe attached while it runs.
+# kfunc probe attached while it runs. The hook runs once the site shows
+# the direct call, which the kernel patches before it settles the link's
+# id: a link not yet settled answers EAGAIN and fails the whole "bpftool
+# link show" (seen once, on Debian's x86_64 kernel, 2026-11-29), so that
+# is asked again.
 bt_bpftool() {
+	local i
 	bpftool prog show >/lab/out/bpftool-prog.txt 2>&1
-	bpftool link show >/lab/out/bpftool-link.txt 2>&1
+	for i in 1 2 3 4 5; do
+		bpftool link show >/lab/out/bpftool-link.txt 2>&1 &&
+			! grep -q 'Resource temporarily unavailable' /lab/out/bpftool-link.txt &&
+			break
+		sleep 1
+	done
 }
 t_bpftrace() {
 	local info
