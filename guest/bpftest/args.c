@@ -53,17 +53,24 @@ static int lt_call(const char *func, unsigned int i, uint64_t *ret,
 		int a = (int)v[1], c = (int)v[7];
 		struct lt_pair p = { v[2], v[3] };
 		struct lt_triple t = { (uint32_t)v[4], (uint32_t)v[5], (uint32_t)v[6] };
+		/* t's bytes from the start of its two slots, c's alone in mask */
+		struct lt_triple c_only = { 0, 0, 0xffffffff };
+		uint64_t tb[2] = { 0, 0 }, tm[2] = { 0, 0 };
+
+		memcpy(tb, &t, sizeof(t));
+		memcpy(tm, &c_only, sizeof(c_only));
 
 		*ret = (uint64_t)a + 2 * p.lo + 3 * p.hi + 4 * (uint64_t)t.a +
 		       5 * (uint64_t)t.b + 6 * (uint64_t)t.c + 7 * (uint64_t)c;
 		slot[0] = (uint32_t)a;
 		slot[1] = p.lo;
 		slot[2] = p.hi;
-		slot[3] = t.a | (uint64_t)t.b << 32;
-		slot[4] = t.c;
+		slot[3] = tb[0];
+		slot[4] = tb[1];
 		slot[5] = (uint32_t)c;
-		mask[0] = mask[4] = mask[5] = 0xffffffffULL;
+		mask[0] = mask[5] = 0xffffffffULL;
 		mask[1] = mask[2] = mask[3] = ~0ULL;
+		mask[4] = tm[1];
 		n = 6;
 	} else if (!strcmp(func, "labtarget_split")) {
 		for (k = 1; k <= 10; k++) {

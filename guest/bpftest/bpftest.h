@@ -27,6 +27,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * Four characters as the 32-bit word that holds them in this order in
+ * memory, for a string a program stores on its stack (big-endian s390x
+ * and little-endian elsewhere alike)
+ */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define STR4(a, b, c, d) \
+	((int32_t)((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d)))
+#else
+#define STR4(a, b, c, d) \
+	((int32_t)((uint32_t)(d) << 24 | (c) << 16 | (b) << 8 | (a)))
+#endif
+
 #define INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 

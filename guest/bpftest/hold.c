@@ -70,9 +70,9 @@ int hold_kmulti(const char *func)
 {
 	uint64_t addr = ksym_addr(func), cookie = 0;
 	struct bpf_insn insns[] = {
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -12, 'l' | 'a' << 8 | 'b' << 16 | 'k' << 24),
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, 'm' | 'u' << 8 | 'l' << 16 | 't' << 24),
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 'i'),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -12, STR4('l', 'a', 'b', 'k')),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, STR4('m', 'u', 'l', 't')),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, STR4('i', 0, 0, 0)),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
 		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -12),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 10),
@@ -96,8 +96,8 @@ int hold(const char *func)
 {
 	int id = btf_func_id(func), prog, link;
 	struct bpf_insn insns[] = {
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, 'l' | 'a' << 8 | 'b' << 16 | 'b' << 24),
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 'p' | 'f' << 8),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, STR4('l', 'a', 'b', 'b')),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, STR4('p', 'f', 0, 0)),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
 		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 8),

@@ -71,9 +71,10 @@ ALLOW_ERROR_INJECTION(labtarget_check, ERRNO);
  * Functions whose arguments take more than the argument registers of
  * some architectures, or are structures passed by value: slots, as BPF
  * programs index them, 0-11 for labtarget_args12(), 0-5 for
- * labtarget_structs() (a, p.lo, p.hi, t.a | t.b << 32, t.c, c) and 0-9
- * for labtarget_split(), whose p finds only the 8th argument register
- * free on arm64 and riscv64.
+ * labtarget_structs() (a, p.lo, p.hi, t's 12 bytes from the start of two
+ * slots, c) and 0-9 for labtarget_split(), whose p finds only the 8th
+ * argument register free on arm64 and riscv64 (and is passed by
+ * reference on s390x, as t is).
  */
 struct labtarget_pair {
 	u64 lo, hi;
