@@ -74,6 +74,27 @@ if [ -n "$CROSS_COMPILE" ]; then
 	[ -n "$static" ] || cc="$cc -L$sysroot/usr/lib/$triple"
 	clang="$clang --target=$triple --sysroot=$sysroot"
 fi
+# A target of the other byte order (arches/ARCH.env: SELFTESTS_BPFTOOL=
+# target): 6.1's libbpf links and makes skeletons of objects of its own
+# machine's byte order only, so the tree's bpftool is built for the
+# target too, static, without the features that need more libraries or
+# BPF objects of its own, and runs under qemu-user wherever the
+# selftests' Makefile calls bpftool.
+bpftool=()
+if [ "$SELFTESTS_BPFTOOL" = target ]; then
+	bt=$OUT/bpftool-target
+	mkdir -p "$bt"
+	run_logged "$LOGS/bpftool-target-$tag.log" "bpftool for $tag" \
+		make -C "$SRC/tools/bpf/bpftool" OUTPUT="$bt/" ARCH="$KARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" EXTRA_CFLAGS="--sysroot=$sysroot" \
+		EXTRA_LDFLAGS="-static --sysroot=$sysroot" \
+		LIBS="$bt/libbpf/libbpf.a -lelf -lz -lzstd" feature-clang-bpf-co-re=0 \
+		feature-libcap=0 feature-llvm=0 feature-libbfd=0 -j"$(nproc)"
+	printf '#!/bin/sh\nexec qemu-%s-static %s "$@"\n' "${QEMU#qemu-system-}" \
+		"$bt/bpftool" >"$bt/run"
+	chmod +x "$bt/run"
+	bpftool=(BPFTOOL="$bt/run")
+fi
 # -static in LDLIBS, which only the runner's own links use (LDFLAGS would
 # reach libbpf's shared library too); libzstd: a libelf built with zstd
 # needs it when linked statically. -o: bpf_testmod.ko is the one built
@@ -84,7 +105,7 @@ smake() {
 		LLC=llc-16 LLVM_STRIP=llvm-strip-16 LLVM_OBJCOPY=llvm-objcopy-16 \
 		VMLINUX_BTF="$OUT/vmlinux" \
 		LDLIBS="$static -lelf -lz -lzstd -lrt -lpthread" \
-		-o "$dest/bpf_testmod.ko" "$@"
+		-o "$dest/bpf_testmod.ko" "${bpftool[@]}" "$@"
 }
 
 # Only what the guest runs: the tests of guest/bpf-selftests.tests (and
