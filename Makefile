@@ -10,7 +10,7 @@ ARCHS ?= riscv64 x86_64 arm64 mips64el s390x
 # Built and tested by make check-extra, not by make check: none now.
 EXTRA_ARCHS ?=
 BENCH_ARCHS ?= x86_64 arm64 riscv64
-DEBUG_ARCHS ?= x86_64 arm64 riscv64
+DEBUG_ARCHS ?= x86_64 arm64 riscv64 s390x
 # the storms at full length: the three with two CPUs (mips64el has one)
 STORM_ARCHS ?= riscv64 x86_64 arm64
 # single-stepped guests for the preemption windows (riscv64's)
@@ -36,7 +36,7 @@ help:
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them)"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
-	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64)"
+	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64 s390x)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make deb ARCH=...              Debian packages of the patched kernel (check-distro's config), in build/deb/ARCH"
