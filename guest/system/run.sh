@@ -52,6 +52,7 @@ attach_kind() {
 	fi
 }
 attached() { [ "$(attach_kind "$1")" != none ]; }
+detached() { ! attached "$1"; }
 # sites FUNC: FUNC's lines of enabled_functions and the kprobes list, as
 # diagnostics
 sites() {
@@ -75,14 +76,25 @@ tool() {
 		ktap_skip "$id:runs" "$1 is not installed"
 		return
 	fi
+	# The tool before may have used FUNC too (fsslower, then ext4slower):
+	# its links go when its process has gone, and until they have, FUNC
+	# looks attached already (seen: ext4slower's wait ended at once on
+	# fsslower's leftover, which was gone when its kind was read).
+	t_wait 30 detached "$func" ||
+		ktap_diag "$id: $func still attached 30 s after the tool before"
 	load
 	# line-buffered: a tool stopped by SIGINT keeps what it printed
 	stdbuf -oL -eL "$@" >"$out" 2>&1 &
 	pid=$!
 	# the tools parse the kernel's BTF and load their programs first:
-	# tens of seconds under TCG
-	if t_wait "$secs" attached "$func"; then
-		kind=$(attach_kind "$func")
+	# tens of seconds under TCG. The kind is the one that ended the wait
+	# (read again, it could find a trampoline being replaced).
+	local end=$(( $(uptime_s) + secs ))
+	until kind=$(attach_kind "$func"); [ "$kind" != none ] ||
+	      [ "$(uptime_s)" -ge $end ]; do
+		sleep 1
+	done
+	if [ "$kind" != none ]; then
 		sites "$func" >/lab/out/$id.sites
 		${TOOL_HOOK:-true}
 		sleep "${TOOL_RUN:-10}"
