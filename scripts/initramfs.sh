@@ -62,6 +62,8 @@ cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"
 # BPF_SELFTESTS_SKIP) has the suite report a skip with that reason; one
 # that has no BPF trampoline at all (BPF_SKIP) has the bpf suite do so.
 [ -z "${BPF_SKIP:-}" ] || echo "$BPF_SKIP" >"$stage/lab/bpf.skip"
+# a test it does not run (BPF_SELFTESTS_DENY) is a skip with its reason
+[ -z "${BPF_SELFTESTS_DENY:-}" ] || echo "$BPF_SELFTESTS_DENY" >"$stage/lab/bpf-selftests.deny"
 case "${BPF_SELFTESTS_SKIP:+skip}:,${SUITES:-bpf-selftests}," in
 skip:*,bpf-selftests,*)
 	echo "$BPF_SELFTESTS_SKIP" >"$stage/lab/bpf-selftests.skip"

@@ -117,9 +117,17 @@ config_frags() {
 
 # kmake ARGS...: make in the kernel tree with the architecture's and the
 # variant's toolchain, through ccache (after load_arch, load_variant).
+# HOSTCFLAGS: s390's gen_facilities and gen_opcode_table write their own
+# __FILE__ into the headers they generate (asm/facility-defs.h, which
+# nearly every s390 object includes): each clone's s390x objects hashed
+# apart, and a fresh clone (CI) compiled the whole kernel again beside the
+# others (over 20 minutes). The kernel maps the tree's path away for its
+# own objects (-fmacro-prefix-map); this does it for host programs.
 kmake() {
 	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
-		CC="ccache $KCC" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} "$@"
+		CC="ccache $KCC" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} \
+		HOSTCFLAGS="-fmacro-prefix-map=$SRC/=" \
+		${PAHOLE_MODULES:+PAHOLE="$LAB/scripts/pahole-linked.sh"} "$@"
 }
 
 # run_logged LOG LABEL CMD...: run CMD with all output in LOG, print a

@@ -48,4 +48,9 @@ fi
 for d in lib lib64 bin sbin; do
 	[ -e "$dest/$d" ] || [ ! -d "$dest/usr/$d" ] || ln -s "usr/$d" "$dest/$d"
 done
+# An absolute link (mips64el's /lib64/ld.so.1, which its libc.so script
+# names) would lead out of the sysroot: made relative, inside it.
+find "$dest" -type l -lname '/*' | while read -r l; do
+	ln -sfnr "$dest$(readlink "$l")" "$l"
+done
 echo "$dest"

@@ -110,6 +110,7 @@ void test_entry_exit(const char *id, int type, int word, uint64_t want, int key)
 void test_fmod_ret(const char *id, int key);
 void test_modify(const char *id, int k1, int k2);
 void test_link_limit(const char *id, int key);
+void test_link_limit_mixed(const char *id, int key);
 int labtarget_param(const char *param, int n, char *buf, size_t size);
 int labtarget_call(int n, int *sum, int *rejected);
 void test_module(const char *id, const char *func, int type, int word,

@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 	test_fmod_ret("bpf:fmod_ret", 2);
 	test_modify("bpf:modify", 3, 4);
 	test_link_limit("bpf:link-limit", 8);
+	test_link_limit_mixed("bpf:link-limit-mixed", 22);
 	/* fentry reads a of labtarget_add(2, 1), fexit its result 3 */
 	test_module("bpf:module-fentry", "labtarget_add", BPF_TRACE_FENTRY, 0, 2, 0, 0, 9);
 	test_module("bpf:module-fexit", "labtarget_add", BPF_TRACE_FEXIT, 2, 3, 0, 0, 10);

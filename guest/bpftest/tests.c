@@ -385,6 +385,84 @@ out:
 }
 
 /*
+ * The same limit with the three kinds mixed, the largest trampoline a
+ * function can get: fentry, fmod_ret (returning 0, so the function still
+ * runs) and fexit programs in turn on bpf_modify_return_test(1, &b). Each
+ * architecture's trampoline must fit all of them in its image, or refuse
+ * the link that does not fit; one more is refused with E2BIG. The test
+ * driver reports 0x10004 when the function ran: b changed (1 << 16),
+ * and 1 + b, b raised from 2 to 3.
+ */
+#define MODIFY_RETURN_RAN 0x10004
+
+void test_link_limit_mixed(const char *id, int key)
+{
+	static const int kinds[] = {
+		BPF_TRACE_FENTRY, BPF_MODIFY_RETURN, BPF_TRACE_FEXIT,
+	};
+	int progs[MAX_TRAMP_LINKS + 1], links[MAX_TRAMP_LINKS + 1], i, err;
+	uint32_t rv;
+	struct slot s;
+
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++)
+		progs[i] = links[i] = -1;
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
+		progs[i] = load_prog("bpf_modify_return_test", kinds[i % 3], 0, key, 0);
+		if (progs[i] < 0) {
+			step_failed(id, "load");
+			goto out;
+		}
+	}
+	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
+		links[i] = attach(progs[i]);
+		if (links[i] < 0) {
+			printf("# attaching program %d of %d\n", i + 1, MAX_TRAMP_LINKS);
+			step_failed(id, "attach");
+			goto out;
+		}
+	}
+	links[i] = attach(progs[i]);
+	err = errno;
+	if (links[i] >= 0 || err != E2BIG) {
+		result("fail", id, "program %d: %s, want E2BIG", i + 1,
+		       links[i] >= 0 ? "attached" : strerror(err));
+		goto out;
+	}
+	/* a fmod_ret program's test run calls bpf_modify_return_test() */
+	if (test_run(progs[1], &rv))
+		goto run_failed;
+	s = slot(key);
+	if (s.count != MAX_TRAMP_LINKS || rv != MODIFY_RETURN_RAN) {
+		result("fail", id, "one run seen %llu times, retval %#x; want %d, %#x",
+		       (unsigned long long)s.count, rv, MAX_TRAMP_LINKS,
+		       MODIFY_RETURN_RAN);
+		goto out;
+	}
+	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
+		close(links[i]);
+		links[i] = -1;
+	}
+	if (test_run(progs[1], &rv))
+		goto run_failed;
+	s = slot(key);
+	if (s.count == MAX_TRAMP_LINKS && rv == MODIFY_RETURN_RAN)
+		result("ok", id, NULL);
+	else
+		result("fail", id, "after detaching all: count %llu retval %#x",
+		       (unsigned long long)s.count, rv);
+	goto out;
+run_failed:
+	step_failed(id, "BPF_PROG_TEST_RUN");
+out:
+	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		if (progs[i] >= 0)
+			close(progs[i]);
+	}
+}
+
+/*
  * Write @n to labtarget's parameter @param, which makes the calls, and
  * read back what it reports into @buf: 0, or -1 with errno set.
  */

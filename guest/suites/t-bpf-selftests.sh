@@ -94,6 +94,12 @@ first_failure() {
 
 cd $D || exit 0
 for t in $TESTS; do
+	# not run on this architecture (arches/ARCH.env: BPF_SELFTESTS_DENY)
+	why=$(sed -n "s|^$t ||p" /lab/bpf-selftests.deny 2>/dev/null)
+	if [ -n "$why" ]; then
+		ktap_skip "bpf-selftests:$t" "not run: $why"
+		continue
+	fi
 	run_test "$t" 1
 	# A test that fails runs once more (as ftracetest's do): some time
 	# their work against the clock, which TCG can miss. A pass on the

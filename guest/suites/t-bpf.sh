@@ -1,6 +1,7 @@
 #!/bin/sh
 # bpf: fentry, fexit, fmod_ret, a second program on one function and the
-# link limit on kernel functions, fentry, fexit and fmod_ret on a
+# link limit (of fentry, and of the three kinds mixed: the largest
+# trampoline) on kernel functions, fentry, fexit and fmod_ret on a
 # function of the lab's labtarget module, fentry and fexit on its
 # functions of 12 arguments and of structures passed by value (in
 # registers, and split between the last register and the stack: each
