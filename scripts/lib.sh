@@ -52,6 +52,11 @@ ccache_env() {
 	# 212 s through ccache's defaults, 191 s in depend mode and 162 s in
 	# depend mode uncompressed; a hit is read without decompressing too.
 	export CCACHE_DEPEND=${CCACHE_DEPEND:-1} CCACHE_NOCOMPRESS=${CCACHE_NOCOMPRESS:-1}
+	# s390 hands the assembler the tree's include directory (-Wa,-I<abs
+	# path>), which CCACHE_BASEDIR does not rewrite: out of the hash, or no
+	# s390x object of one clone is a hit for another (the assembler's
+	# .include files were never in it: depend mode hashes what -MMD lists)
+	export CCACHE_IGNOREOPTIONS=${CCACHE_IGNOREOPTIONS:--Wa,-I*}
 }
 
 # load_variant [VARIANT]: the kernel's toolchain. variants/VARIANT/env, if
@@ -119,10 +124,11 @@ config_frags() {
 # variant's toolchain, through ccache (after load_arch, load_variant).
 # HOSTCFLAGS: s390's gen_facilities and gen_opcode_table write their own
 # __FILE__ into the headers they generate (asm/facility-defs.h, which
-# nearly every s390 object includes): each clone's s390x objects hashed
-# apart, and a fresh clone (CI) compiled the whole kernel again beside the
-# others (over 20 minutes). The kernel maps the tree's path away for its
-# own objects (-fmacro-prefix-map); this does it for host programs.
+# nearly every s390 object includes): with -Wa,-I (ccache_env), each
+# clone's s390x objects hashed apart, and a fresh clone (CI) compiled the
+# whole kernel again beside the others (over 20 minutes). The kernel maps
+# the tree's path away for its own objects (-fmacro-prefix-map); this
+# does it for host programs.
 kmake() {
 	make -C "$SRC" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" ${LLVM:+LLVM="$LLVM"} \
 		CC="ccache $KCC" HOSTCC="ccache gcc" ${KCFLAGS:+KCFLAGS="$KCFLAGS"} \
