@@ -315,91 +315,18 @@ out:
 		close(p1);
 }
 
-/*
- * BPF_MAX_TRAMP_LINKS fentry programs on one function, the most one
- * trampoline takes: each sees every run, one more is refused with E2BIG,
- * and once their links are closed none runs.
- */
 #define MAX_TRAMP_LINKS 38	/* BPF_MAX_TRAMP_LINKS but on s390 */
 
-void test_link_limit(const char *id, int key)
-{
-	int progs[MAX_TRAMP_LINKS + 1], links[MAX_TRAMP_LINKS + 1], i, err;
-	uint32_t rv;
-	struct slot s;
-
-	for (i = 0; i <= MAX_TRAMP_LINKS; i++)
-		progs[i] = links[i] = -1;
-	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
-		progs[i] = load_prog("bpf_fentry_test1", BPF_TRACE_FENTRY, 0, key, 0);
-		if (progs[i] < 0) {
-			step_failed(id, "load");
-			goto out;
-		}
-	}
-	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
-		links[i] = attach(progs[i]);
-		if (links[i] < 0) {
-			printf("# attaching program %d of %d\n", i + 1, MAX_TRAMP_LINKS);
-			step_failed(id, "attach");
-			goto out;
-		}
-	}
-	links[i] = attach(progs[i]);
-	err = errno;
-	if (links[i] >= 0 || err != E2BIG) {
-		result("fail", id, "program %d: %s, want E2BIG", i + 1,
-		       links[i] >= 0 ? "attached" : strerror(err));
-		goto out;
-	}
-	if (test_run(progs[0], &rv))
-		goto run_failed;
-	s = slot(key);
-	if (s.count != MAX_TRAMP_LINKS) {
-		result("fail", id, "one run seen %llu times, want %d",
-		       (unsigned long long)s.count, MAX_TRAMP_LINKS);
-		goto out;
-	}
-	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
-		close(links[i]);
-		links[i] = -1;
-	}
-	if (test_run(progs[0], &rv))
-		goto run_failed;
-	s = slot(key);
-	if (s.count == MAX_TRAMP_LINKS)
-		result("ok", id, NULL);
-	else
-		result("fail", id, "a run after detaching all was seen: count %llu",
-		       (unsigned long long)s.count);
-	goto out;
-run_failed:
-	step_failed(id, "BPF_PROG_TEST_RUN");
-out:
-	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
-		if (links[i] >= 0)
-			close(links[i]);
-		if (progs[i] >= 0)
-			close(progs[i]);
-	}
-}
-
 /*
- * The same limit with the three kinds mixed, the largest trampoline a
- * function can get: fentry, fmod_ret (returning 0, so the function still
- * runs) and fexit programs in turn on bpf_modify_return_test(1, &b). Each
- * architecture's trampoline must fit all of them in its image, or refuse
- * the link that does not fit; one more is refused with E2BIG. The test
- * driver reports 0x10004 when the function ran: b changed (1 << 16),
- * and 1 + b, b raised from 2 to 3.
+ * BPF_MAX_TRAMP_LINKS programs on @func, of the attach types @kinds in
+ * turn, the most one trampoline takes: each sees every run, one more is
+ * refused with E2BIG, and once their links are closed none runs. Runs go
+ * through the test driver of program @run; with @want_rv >= 0 its
+ * return must be that, attached and detached.
  */
-#define MODIFY_RETURN_RAN 0x10004
-
-void test_link_limit_mixed(const char *id, int key)
+static void link_limit(const char *id, int key, const char *func,
+		       const int *kinds, int nkinds, int run, long want_rv)
 {
-	static const int kinds[] = {
-		BPF_TRACE_FENTRY, BPF_MODIFY_RETURN, BPF_TRACE_FEXIT,
-	};
 	int progs[MAX_TRAMP_LINKS + 1], links[MAX_TRAMP_LINKS + 1], i, err;
 	uint32_t rv;
 	struct slot s;
@@ -407,7 +334,7 @@ void test_link_limit_mixed(const char *id, int key)
 	for (i = 0; i <= MAX_TRAMP_LINKS; i++)
 		progs[i] = links[i] = -1;
 	for (i = 0; i <= MAX_TRAMP_LINKS; i++) {
-		progs[i] = load_prog("bpf_modify_return_test", kinds[i % 3], 0, key, 0);
+		progs[i] = load_prog(func, kinds[i % nkinds], 0, key, 0);
 		if (progs[i] < 0) {
 			step_failed(id, "load");
 			goto out;
@@ -428,24 +355,23 @@ void test_link_limit_mixed(const char *id, int key)
 		       links[i] >= 0 ? "attached" : strerror(err));
 		goto out;
 	}
-	/* a fmod_ret program's test run calls bpf_modify_return_test() */
-	if (test_run(progs[1], &rv))
+	if (test_run(progs[run], &rv))
 		goto run_failed;
 	s = slot(key);
-	if (s.count != MAX_TRAMP_LINKS || rv != MODIFY_RETURN_RAN) {
-		result("fail", id, "one run seen %llu times, retval %#x; want %d, %#x",
+	if (s.count != MAX_TRAMP_LINKS || (want_rv >= 0 && rv != want_rv)) {
+		result("fail", id, "one run seen %llu times, retval %#x; want %d%s",
 		       (unsigned long long)s.count, rv, MAX_TRAMP_LINKS,
-		       MODIFY_RETURN_RAN);
+		       want_rv >= 0 ? " and the function's" : "");
 		goto out;
 	}
 	for (i = 0; i < MAX_TRAMP_LINKS; i++) {
 		close(links[i]);
 		links[i] = -1;
 	}
-	if (test_run(progs[1], &rv))
+	if (test_run(progs[run], &rv))
 		goto run_failed;
 	s = slot(key);
-	if (s.count == MAX_TRAMP_LINKS && rv == MODIFY_RETURN_RAN)
+	if (s.count == MAX_TRAMP_LINKS && (want_rv < 0 || rv == want_rv))
 		result("ok", id, NULL);
 	else
 		result("fail", id, "after detaching all: count %llu retval %#x",
@@ -460,6 +386,30 @@ out:
 		if (progs[i] >= 0)
 			close(progs[i]);
 	}
+}
+
+void test_link_limit(const char *id, int key)
+{
+	static const int fentry[] = { BPF_TRACE_FENTRY };
+
+	link_limit(id, key, "bpf_fentry_test1", fentry, 1, 0, -1);
+}
+
+/*
+ * The three kinds mixed, the largest trampoline a function can get:
+ * fentry, fmod_ret (returning 0, so the function still runs) and fexit
+ * in turn on bpf_modify_return_test(1, &b); each architecture must fit
+ * them all in its image, or refuse the link that does not fit. Runs go
+ * through a fmod_ret program's test driver, which reports 0x10004 when
+ * the function ran: b changed (1 << 16), and 1 + b, b raised to 3.
+ */
+void test_link_limit_mixed(const char *id, int key)
+{
+	static const int kinds[] = {
+		BPF_TRACE_FENTRY, BPF_MODIFY_RETURN, BPF_TRACE_FEXIT,
+	};
+
+	link_limit(id, key, "bpf_modify_return_test", kinds, 3, 1, 0x10004);
 }
 
 /*
