@@ -11,6 +11,16 @@
 # moving patch site first, read the word after every kernel EBREAK and
 # faulted inside the trap there.
 #
+# hazards:kprobe-irq-window: for KPROBE_SECONDS, a kprobe event on
+# __set_task_comm, hit by a shell renaming itself again and again while
+# another loop starts short-lived tasks. The last reference to a dead task
+# is dropped in an RCU callback (delayed_put_task_struct), which marks the
+# CPU busy with a dummy kprobe and leaves it with no current kprobe. 6.1's
+# MIPS handled a kprobe's breaks with interrupts enabled: a tick between
+# the probe's break and the one ending its single step ran those callbacks,
+# and the second break found no current kprobe ("Break instruction in
+# kernel code"). Every hit must be counted and the kernel must live.
+#
 # hazards:hotplug-static-key-attach: for HAZARD_SECONDS, three loops at
 # once: CPU 1 taken offline and back, the sched_schedstats static key
 # flipped, an fentry program attached and detached (each attach of a sole
@@ -31,6 +41,7 @@
 . /lab/lib.sh
 
 HAZARD_SECONDS=${LAB_HAZARD_SECONDS:-60}
+KPROBE_SECONDS=${LAB_KPROBE_SECONDS:-20}
 
 kprobe_slot_page_end() {
 	local id=hazards:kprobe-slot-page-end n=1030 i=0 hits off
@@ -64,6 +75,38 @@ kprobe_slot_page_end() {
 		ktap_ok $id
 	else
 		ktap_fail $id "$hits hits of $n probes"
+	fi
+}
+
+spawn_round() { /bin/busybox true; }
+
+kprobe_irq_window() {
+	local id=hazards:kprobe-irq-window n=0 end hits spawned
+	if ! echo 'p:labirq/comm __set_task_comm' >>$TRACING/kprobe_events 2>/tmp/kprobe.err; then
+		ktap_fail $id "no kprobe event on __set_task_comm: $(cat /tmp/kprobe.err)"
+		return
+	fi
+	echo 1 >$TRACING/events/labirq/comm/enable
+	rm -f /tmp/hz.spawn.*
+	repeat_for "$KPROBE_SECONDS" /tmp/hz.spawn spawn_round &
+	end=$(( $(uptime_s) + KPROBE_SECONDS ))
+	while [ "$(uptime_s)" -lt $end ]; do
+		echo -n "lab$n" >/proc/self/comm
+		n=$((n + 1))
+	done
+	wait
+	echo 0 >$TRACING/events/labirq/comm/enable
+	hits=$(awk '$1 == "comm" { print $2 }' $TRACING/kprobe_profile)
+	echo '-:labirq/comm' >>$TRACING/kprobe_events
+	spawned=$(cat /tmp/hz.spawn.n 2>/dev/null || echo 0)
+	ktap_diag "in $KPROBE_SECONDS s: $n renames, $spawned tasks started, $hits hits"
+	# each rename is a hit (and so may be a task's exec, and other tasks')
+	if [ "$spawned" = 0 ] || [ -s /tmp/hz.spawn.err ]; then
+		ktap_fail $id "the task loop failed: $(head -n 3 /tmp/hz.spawn.err 2>/dev/null)"
+	elif [ "${hits:-0}" -lt $n ] || [ $n = 0 ]; then
+		ktap_fail $id "${hits:-no} hits for $n renames"
+	else
+		ktap_ok $id
 	fi
 }
 
@@ -168,5 +211,6 @@ site_move_fails() {
 }
 
 kprobe_slot_page_end
+kprobe_irq_window
 hotplug_static_key_attach
 site_move_fails
