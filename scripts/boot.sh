@@ -26,6 +26,9 @@
 #                  longest silence of a booting lab kernel is a built-in
 #                  KUnit storm's, 240 s at most) is hung: QEMU's registers
 #                  go to build/results/TAG.hang and it boots once more
+#   STALL_QUIET=S  a guest whose results and console both stay silent for
+#                  S seconds after its first result (default 900) is
+#                  stopped: its registers go to build/results/TAG.hang
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
@@ -83,23 +86,65 @@ hung() {
 	[ "$seen" = 0 ] && [ -z "${QEMU_GDB:-}" ] && [ -e "$console" ] &&
 		[ $(( $(date +%s) - $(stat -c %Y "$console") )) -ge "${BOOT_QUIET:-600}" ]
 }
-# save_hang: what a hung guest leaves for whoever looks into it: the
-# registers of every vCPU (monitor echo and terminal codes stripped) and
-# the console's tail, in build/results/TAG.hang.
+# stalled: true when the guest has written results but neither they nor
+# its console have changed for STALL_QUIET seconds (default 900: the
+# longest silence of a console in a make check is 302 s, x86_64's KUnit
+# storms before any result, and a suite writes a result at least every
+# few minutes). A kernel whose CPUs all spin with interrupts off, or wait
+# for a timer that never comes, reports nothing: the riscv64 guest of a
+# CI run stopped in the hotplug hazard with its last line at 901 s and
+# was killed at 3000 s, leaving only its console.
+stalled() {
+	local now
+	now=$(date +%s)
+	[ "$seen" -gt 0 ] && [ -z "${QEMU_GDB:-}" ] &&
+		[ $((now - $(stat -c %Y "$console"))) -ge "${STALL_QUIET:-900}" ] &&
+		[ $((now - $(stat -c %Y "$raw"))) -ge "${STALL_QUIET:-900}" ]
+}
+# where_pcs FILE: each program counter QEMU printed in FILE (riscv "pc",
+# x86 "RIP=", arm64 "PC=", mips "pc=", s390x the PSW's "addr") and
+# riscv's return address, with the kernel symbol each falls in if it is
+# in the kernel image and the kernel has no KASLR (System.map's addresses
+# are fixed-width hex, so they compare as strings)
+where_pcs() {
+	local l a what sym map=$OUT/System.map
+	# with KASLR the kernel runs elsewhere than System.map says
+	! grep -qs '^CONFIG_RANDOMIZE_BASE=y' "$OUT/.config" || map=/dev/null
+	grep -ioE '(^ *pc[ =]+|RIP=|PC=|PSW=mask [0-9a-f]+ addr |x1/ra +)[0-9a-f]{8,16}' "$1" | while read -r l; do
+		what=pc
+		case $l in x1/ra*) what=ra ;; esac
+		a=$(printf '%016x' "$((16#$(echo "$l" | grep -oiE '[0-9a-f]{8,16}$')))")
+		sym=$(awk -v a="$a" '$3 == "_text" { in_kernel = $1 <= a } $3 == "_end" && $1 <= a { in_kernel = 0 }
+			length($1) == 16 && $1 <= a { s = $1 " " $3 } END { if (in_kernel) print s }' \
+			"$map" 2>/dev/null)
+		if [ -n "$sym" ]; then
+			echo "# $what $a ${sym#* }+0x$(printf '%x' "$((16#$a - 16#${sym%% *}))")"
+		else
+			echo "# $what $a"
+		fi
+	done
+}
+# save_hang WHY: what a hung guest leaves for whoever looks into it: the
+# registers of every vCPU (monitor echo and terminal codes stripped),
+# where their program counters were and the console's tail, in
+# build/results/TAG.hang.
 save_hang() {
 	echo 'info registers -a' >"$mon.in"
 	sleep 2
+	timeout 5 cat "$mon.out" | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v '^(qemu)' >"$RESULTS/$tag.regs" || true
 	{
-		echo "# boot $tag: console silent for ${BOOT_QUIET:-600} s, no result yet"
-		timeout 5 cat "$mon.out" | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -v '^(qemu)' || true
+		echo "# boot $tag: $1"
+		where_pcs "$RESULTS/$tag.regs"
+		cat "$RESULTS/$tag.regs"
 		echo "# console tail"
 		tail -n 25 "$console"
 	} >"$RESULTS/$tag.hang"
-	warn "boot $tag: the guest hung before its first result (build/results/$tag.hang)"
+	rm -f "$RESULTS/$tag.regs"
+	warn "boot $tag: $1 (build/results/$tag.hang)"
 }
 rm -f "$RESULTS/$tag.hang"
 launch
-seen=0 boots=1 rehung=
+seen=0 boots=1 rehung= stall=
 show_new() {
 	local n
 	n=$(wc -l <"$raw")
@@ -114,8 +159,14 @@ show_new() {
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 2
 	show_new
+	if stalled; then
+		stall=${STALL_QUIET:-900}
+		save_hang "console and results silent for $stall s after the guest's last result"
+		kill "$qpid"
+		break
+	fi
 	hung || continue
-	save_hang
+	save_hang "console silent for ${BOOT_QUIET:-600} s, no result yet"
 	kill "$qpid"
 	wait "$qpid" || true
 	if [ "$boots" = 2 ]; then
@@ -138,8 +189,8 @@ secs=$(( $(date +%s) - start ))
 # What the run was, for judge.sh (and for judging it again later, after a
 # known-failures edit: make judge NAME=TAG).
 {
-	printf 'ARCH=%q\nRC=%q\nBOOTS=%q\nREHUNG=%q\nLIMIT=%q\nSECS=%q\nCONSOLE_EXPECT=%q\n' \
-		"$ARCH_NAME" "$rc" "$boots" "$rehung" "${TIMEOUT:-3000}" "$secs" "${CONSOLE_EXPECT:-}"
+	printf 'ARCH=%q\nRC=%q\nBOOTS=%q\nREHUNG=%q\nSTALL=%q\nLIMIT=%q\nSECS=%q\nCONSOLE_EXPECT=%q\n' \
+		"$ARCH_NAME" "$rc" "$boots" "$rehung" "$stall" "${TIMEOUT:-3000}" "$secs" "${CONSOLE_EXPECT:-}"
 } >"$RESULTS/$tag.run"
 rm -f "$mon.in" "$mon.out"
 "$LAB/scripts/judge.sh" "$tag"

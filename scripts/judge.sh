@@ -12,7 +12,7 @@ raw=$RESULTS/$tag.raw
 console=$RESULTS/$tag.console
 tap=$RESULTS/$tag.tap
 [ -f "$raw" ] && [ -f "$RESULTS/$tag.run" ] || die "judge $tag: no $tag.raw or $tag.run in build/results/"
-ARCH= RC= BOOTS=1 REHUNG= LIMIT= SECS= CONSOLE_EXPECT=
+ARCH= RC= BOOTS=1 REHUNG= STALL= LIMIT= SECS= CONSOLE_EXPECT=
 . "$RESULTS/$tag.run"
 [ -f "$console" ] || : >"$console"
 
@@ -36,7 +36,11 @@ else
 	why="exit $RC"
 	[ "$RC" = 124 ] && why="killed after $LIMIT s"
 	[ -z "$REHUNG" ] || why="hung before its first result, twice: build/results/$tag.hang"
-	host "not ok" guest:complete "the guest did not finish ($why); console tail:
+	[ -z "$STALL" ] || why="stopped after $STALL s of silence, its registers in build/results/$tag.hang"
+	# the program counters boot.sh found in a hung guest's registers
+	pcs=$(grep -sE '^# (pc|ra) ' "$RESULTS/$tag.hang" | cut -c3- | paste -sd, - | sed 's/,/, /g')
+	host "not ok" guest:complete "the guest did not finish ($why)${pcs:+; its vCPUs at $pcs}
+console tail:
 $(tail -n 25 "$console")"
 fi
 # Any kernel report on the console fails the run, named; so does a guest

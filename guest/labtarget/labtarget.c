@@ -22,6 +22,9 @@
  * Writing N to .../parameters/insns (riscv64) calls labtarget_insns(),
  * a block of LABTARGET_NINSNS instructions for kprobes, N times.
  *
+ * Writing N to .../parameters/icache_flush (riscv64) calls
+ * flush_icache_all() N times, for the hazards suite.
+ *
  * Writing a function's name to .../parameters/regs_ops attaches an
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
  * them, none where it has only ftrace_regs) to that function, for the
@@ -41,6 +44,8 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+
+#include <asm/cacheflush.h>
 
 int labtarget_add(int a, int b);
 int labtarget_check(int x);
@@ -587,6 +592,47 @@ static const struct kernel_param_ops insns_ops = {
 };
 module_param_cb(insns, &insns_ops, NULL, 0644);
 MODULE_PARM_DESC(insns, "write N: N calls of labtarget_insns(); read: the last result");
+
+/*
+ * Writing N to .../parameters/icache_flush (riscv64) makes every CPU's
+ * instruction cache coherent N times (flush_icache_all()), preemptible
+ * and without cpus_read_lock(), as the series' ftrace updates do: the
+ * hazards suite runs it beside CPU hotplug. Reading it gives the number
+ * of flushes made since the module was loaded.
+ */
+static unsigned long icache_flushes;
+
+static int icache_flush_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (!IS_ENABLED(CONFIG_RISCV))
+		return -EOPNOTSUPP;
+	for (i = 0; i < n; i++) {
+#ifdef CONFIG_RISCV
+		flush_icache_all();
+#endif
+		icache_flushes++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static int icache_flush_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", icache_flushes);
+}
+
+static const struct kernel_param_ops icache_flush_ops = {
+	.set = icache_flush_set,
+	.get = icache_flush_get,
+};
+module_param_cb(icache_flush, &icache_flush_ops, NULL, 0644);
+MODULE_PARM_DESC(icache_flush, "write N: N flush_icache_all() (riscv64); read: the flushes made");
 
 static void __exit labtarget_exit(void)
 {

@@ -30,6 +30,15 @@
 # text_mutex) and a hotplug writer waiting for it. All three loops must
 # end, and the hung-task detector must not report.
 #
+# hazards:hotplug-icache-flush (riscv64): for half of HAZARD_SECONDS, CPU
+# 1 taken offline and back while labtarget runs flush_icache_all() in a
+# loop, preemptible and without cpus_read_lock(), as riscv64's ftrace
+# updates do. A task preempted between reading cpu_online_mask and the
+# SBI's remote FENCE.I could name a hart that the SBI was stopping: a
+# stop of both CPUs without a report (boot.sh's STALL_QUIET then fails
+# the guest), or, with an SBI newer than QEMU 7.2's OpenSBI 1.1, a
+# failed call. Both loops must end, and no remote fence may fail.
+#
 # hazards:site-move-fails (riscv64, the very last: it leaves ftrace off):
 # error injection (fail_function on ftrace_site_store()) fails the second
 # store of a site move, the EBREAK of the second of the two sites the
@@ -171,6 +180,53 @@ hotplug_static_key_attach() {
 	done
 }
 
+hotplug_icache_flush() {
+	local id=hazards:hotplug-icache-flush p=/sys/module/labtarget/parameters/icache_flush waited=0 errs before
+	local secs=$((HAZARD_SECONDS / 2))
+	if [ "$LAB_ARCH" != riscv64 ]; then
+		ktap_skip $id "riscv64's remote FENCE.I only"
+		return
+	fi
+	if [ ! -e /sys/devices/system/cpu/cpu1/online ]; then
+		ktap_fail $id "no CPU hotplug in this kernel (riscv64's config has it)"
+		return
+	fi
+	if ! modprobe labtarget 2>/tmp/modprobe.err; then
+		ktap_fail $id "modprobe labtarget: $(cat /tmp/modprobe.err)"
+		return
+	fi
+	rm -f /tmp/hz.*
+	before=$(dmesg | grep -c 'sbi_rfence.*failed')
+	repeat_for "$secs" /tmp/hz.hotplug hotplug_round &
+	repeat_for "$secs" /tmp/hz.flush icache_flush_round &
+	while [ ! -e /tmp/hz.hotplug.n ] || [ ! -e /tmp/hz.flush.n ]; do
+		if [ $waited -ge $((secs + 240)) ]; then
+			ktap_fail $id "not done $waited s after the loops began: hotplug $(cat /tmp/hz.hotplug.n 2>/dev/null || echo running), flushes $(cat $p)"
+			return
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+	wait
+	errs=$(( $(dmesg | grep -c 'sbi_rfence.*failed') - before ))
+	ktap_diag "in $secs s: $(cat /tmp/hz.hotplug.n) hotplug rounds, $(cat $p) flushes, $errs failed remote fences"
+	if [ -s /tmp/hz.hotplug.err ] || [ -s /tmp/hz.flush.err ]; then
+		ktap_fail $id "$(cat /tmp/hz.hotplug.err /tmp/hz.flush.err 2>/dev/null | head -n 3)"
+	elif [ "$errs" != 0 ]; then
+		ktap_fail $id "a remote FENCE.I was sent to a stopped hart" "$(dmesg | grep -m 3 'sbi_rfence.*failed')"
+	elif [ "$(cat /tmp/hz.hotplug.n)" = 0 ] || [ "$(cat $p)" = 0 ]; then
+		ktap_fail $id "a loop made no round"
+	else
+		ktap_ok $id
+	fi
+	for l in /sys/devices/system/cpu/cpu*/online; do
+		echo 1 >"$l"
+	done
+	rmmod labtarget
+}
+
+icache_flush_round() { echo 1000 >/sys/module/labtarget/parameters/icache_flush; }
+
 site_move_fails() {
 	local id=hazards:site-move-fails f=/sys/kernel/debug/fail_function i=0
 	if [ "$LAB_ARCH" != riscv64 ]; then
@@ -213,4 +269,5 @@ site_move_fails() {
 kprobe_slot_page_end
 kprobe_irq_window
 hotplug_static_key_attach
+hotplug_icache_flush
 site_move_fails
