@@ -110,7 +110,7 @@ where_pcs() {
 	local l a what sym map=$OUT/System.map
 	# with KASLR the kernel runs elsewhere than System.map says
 	! grep -qs '^CONFIG_RANDOMIZE_BASE=y' "$OUT/.config" || map=/dev/null
-	grep -ioE '(^ *pc[ =]+|RIP=|PC=|PSW=mask [0-9a-f]+ addr |x1/ra +)[0-9a-f]{8,16}' "$1" | while read -r l; do
+	grep -ioE '(^ *pc[ =]+(0x)?|RIP=|PC=|PSW=mask [0-9a-f]+ addr |x1/ra +)[0-9a-f]{8,16}' "$1" | while read -r l; do
 		what=pc
 		case $l in x1/ra*) what=ra ;; esac
 		a=$(printf '%016x' "$((16#$(echo "$l" | grep -oiE '[0-9a-f]{8,16}$')))")
