@@ -2,7 +2,7 @@
 # initramfs.sh ARCH [VARIANT]: the guest's root: Debian's busybox, the
 # built modules (depmod'ed), the work tree's ftrace selftests and BPF
 # selftests runner, the lab's guest runner and its C tools (bpftest,
-# vdsospin, and rm: see guest/rm.c).
+# vdsospin, tlbspin, and rm: see guest/rm.c).
 . "$(dirname "$0")/lib.sh"
 
 load_arch "${1:-}"
@@ -50,6 +50,7 @@ cp "$LAB"/guest/run "$LAB"/guest/lib.sh "$LAB"/guest/suites/t-*.sh "$LAB"/guest/
 # bpftest is a directory of sources (guest/bpftest/main.c says what it does)
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/bpftest" "$LAB"/guest/bpftest/*.c
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/lab/vdsospin" "$LAB/guest/vdsospin.c"
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -pthread -o "$stage/lab/tlbspin" "$LAB/guest/tlbspin.c"
 # busybox --install (guest/init) leaves an existing /bin/rm alone
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$stage/bin/rm" "$LAB/guest/rm.c"
 cp -a "$SRC/tools/testing/selftests/ftrace" "$stage/lab/ftrace"

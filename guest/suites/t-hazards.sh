@@ -30,14 +30,17 @@
 # text_mutex) and a hotplug writer waiting for it. All three loops must
 # end, and the hung-task detector must not report.
 #
-# hazards:hotplug-icache-flush (riscv64): for half of HAZARD_SECONDS, CPU
+# hazards:hotplug-remote-fence (riscv64): for half of HAZARD_SECONDS, CPU
 # 1 taken offline and back while labtarget runs flush_icache_all() in a
-# loop, preemptible and without cpus_read_lock(), as riscv64's ftrace
-# updates do. A task preempted between reading cpu_online_mask and the
-# SBI's remote FENCE.I could name a hart that the SBI was stopping: a
-# stop of both CPUs without a report (boot.sh's STALL_QUIET then fails
-# the guest), or, with an SBI newer than QEMU 7.2's OpenSBI 1.1, a
-# failed call. Both loops must end, and no remote fence may fail.
+# loop, preemptible and without cpus_read_lock() as riscv64's ftrace
+# updates do, and tlbspin unmaps pages of a process that CPU 1's idle
+# task holds as its lazy mm. A remote fence (FENCE.I or a TLB flush)
+# that names a hart the SBI is stopping is never answered: 6.1 named
+# one from mm_cpumask() (a CPU offline but not yet dead) and from a
+# cpu_online_mask read before a preemption, and both CPUs stopped
+# without a report (boot.sh's STALL_QUIET then fails the guest); an SBI
+# newer than QEMU 7.2's OpenSBI 1.1 fails a call naming a stopped hart.
+# All three loops must end, and no remote fence may fail.
 #
 # hazards:site-move-fails (riscv64, the very last: it leaves ftrace off):
 # error injection (fail_function on ftrace_site_store()) fails the second
@@ -180,8 +183,8 @@ hotplug_static_key_attach() {
 	done
 }
 
-hotplug_icache_flush() {
-	local id=hazards:hotplug-icache-flush p=/sys/module/labtarget/parameters/icache_flush waited=0 errs before
+hotplug_remote_fence() {
+	local id=hazards:hotplug-remote-fence p=/sys/module/labtarget/parameters/icache_flush waited=0 errs before
 	local secs=$((HAZARD_SECONDS / 2))
 	if [ "$LAB_ARCH" != riscv64 ]; then
 		ktap_skip $id "riscv64's remote FENCE.I only"
@@ -199,7 +202,8 @@ hotplug_icache_flush() {
 	before=$(dmesg | grep -c 'sbi_rfence.*failed')
 	repeat_for "$secs" /tmp/hz.hotplug hotplug_round &
 	repeat_for "$secs" /tmp/hz.flush icache_flush_round &
-	while [ ! -e /tmp/hz.hotplug.n ] || [ ! -e /tmp/hz.flush.n ]; do
+	/lab/tlbspin "$secs" >/tmp/hz.tlb.out 2>&1 &
+	while [ ! -e /tmp/hz.hotplug.n ] || [ ! -e /tmp/hz.flush.n ] || ! grep -q '^unmaps' /tmp/hz.tlb.out; do
 		if [ $waited -ge $((secs + 240)) ]; then
 			ktap_fail $id "not done $waited s after the loops began: hotplug $(cat /tmp/hz.hotplug.n 2>/dev/null || echo running), flushes $(cat $p)"
 			return
@@ -209,9 +213,9 @@ hotplug_icache_flush() {
 	done
 	wait
 	errs=$(( $(dmesg | grep -c 'sbi_rfence.*failed') - before ))
-	ktap_diag "in $secs s: $(cat /tmp/hz.hotplug.n) hotplug rounds, $(cat $p) flushes, $errs failed remote fences"
-	if [ -s /tmp/hz.hotplug.err ] || [ -s /tmp/hz.flush.err ]; then
-		ktap_fail $id "$(cat /tmp/hz.hotplug.err /tmp/hz.flush.err 2>/dev/null | head -n 3)"
+	ktap_diag "in $secs s: $(cat /tmp/hz.hotplug.n) hotplug rounds, $(cat $p) instruction cache flushes, $(cat /tmp/hz.tlb.out) (TLB flushes), $errs failed remote fences"
+	if [ -s /tmp/hz.hotplug.err ] || [ -s /tmp/hz.flush.err ] || ! grep -q '^unmaps [1-9]' /tmp/hz.tlb.out; then
+		ktap_fail $id "$(cat /tmp/hz.hotplug.err /tmp/hz.flush.err /tmp/hz.tlb.out 2>/dev/null | head -n 3)"
 	elif [ "$errs" != 0 ]; then
 		ktap_fail $id "a remote FENCE.I was sent to a stopped hart" "$(dmesg | grep -m 3 'sbi_rfence.*failed')"
 	elif [ "$(cat /tmp/hz.hotplug.n)" = 0 ] || [ "$(cat $p)" = 0 ]; then
@@ -269,5 +273,5 @@ site_move_fails() {
 kprobe_slot_page_end
 kprobe_irq_window
 hotplug_static_key_attach
-hotplug_icache_flush
+hotplug_remote_fence
 site_move_fails
