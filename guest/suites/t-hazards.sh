@@ -187,7 +187,7 @@ hotplug_remote_fence() {
 	local id=hazards:hotplug-remote-fence p=/sys/module/labtarget/parameters/icache_flush waited=0 errs before
 	local secs=$((HAZARD_SECONDS / 2))
 	if [ "$LAB_ARCH" != riscv64 ]; then
-		ktap_skip $id "riscv64's remote FENCE.I only"
+		ktap_skip $id "riscv64's SBI remote fences only"
 		return
 	fi
 	if [ ! -e /sys/devices/system/cpu/cpu1/online ]; then
@@ -217,7 +217,7 @@ hotplug_remote_fence() {
 	if [ -s /tmp/hz.hotplug.err ] || [ -s /tmp/hz.flush.err ] || ! grep -q '^unmaps [1-9]' /tmp/hz.tlb.out; then
 		ktap_fail $id "$(cat /tmp/hz.hotplug.err /tmp/hz.flush.err /tmp/hz.tlb.out 2>/dev/null | head -n 3)"
 	elif [ "$errs" != 0 ]; then
-		ktap_fail $id "a remote FENCE.I was sent to a stopped hart" "$(dmesg | grep -m 3 'sbi_rfence.*failed')"
+		ktap_fail $id "a remote fence named a stopped hart" "$(dmesg | grep -m 3 'sbi_rfence.*failed')"
 	elif [ "$(cat /tmp/hz.hotplug.n)" = 0 ] || [ "$(cat $p)" = 0 ]; then
 		ktap_fail $id "a loop made no round"
 	else
