@@ -11,6 +11,8 @@
 #define PT_REGS_RC_OFF	40	/* gprs[2], after args[1] and the psw */
 #elif defined(__mips__) && __mips == 64
 #define PT_REGS_RC_OFF	16	/* regs[2], v0 (no padding on 64-bit) */
+#elif defined(__powerpc64__)
+#define PT_REGS_RC_OFF	24	/* gpr[3] */
 #endif
 
 #define KMULTI_COOKIE	0xc0ffee00ULL
