@@ -34,13 +34,13 @@ if echo "p:lab_orders_regs $FUNC" >>$TRACING/kprobe_events; then
 	echo "-:lab_orders_regs" >>$TRACING/kprobe_events
 fi
 # Direct callers ask for pt_regs where only the REGS trampoline goes on to
-# them (s390x); the ftrace_caller of riscv64 and x86_64 goes on to them
-# too (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
+# them (s390x); the ftrace_caller of riscv64, ppc64 and x86_64 goes on to
+# them too (HAVE_DYNAMIC_FTRACE_DIRECT_WITHOUT_REGS), so there they do not.
 # x86_64's does from the series' patch that adds ftrace_caller_jmp: the
 # kernel says which, so that a bisect step gets the model it has.
 DIRECT_REGS=$WITH_REGS
 case "$(uname -m)" in
-riscv64) DIRECT_REGS= ;;
+riscv64|ppc64le) DIRECT_REGS= ;;
 x86_64) grep -q ' ftrace_caller_jmp$' /proc/kallsyms && DIRECT_REGS= ;;
 esac
 # Pairs exist where the kernel has their func (CALL_OPS with direct calls,
