@@ -137,10 +137,26 @@ static int direct_target_alias(const char *func, unsigned long long addr,
  * through ftrace_caller and the site's ops (the far path). Each attach is
  * reported and checked against the path the lab's kernel for this arch
  * must take (LAB_BPF_PATH, near or far: with KASLR, arm64's vmalloc'd
- * trampolines are always far).
+ * trampolines are always far; "KERNEL,MODULE" where a module's functions
+ * take another path than the kernel's, as on ppc64, whose trampolines lie
+ * in module space, within a module site's reach and beyond a kernel
+ * site's).
  */
 static int paths_seen, paths_wrong;
 static char paths_diag[512];
+
+/* LAB_BPF_PATH's word for @func: "near", "far" or "KERNEL,MODULE" */
+static const char *path_wanted(const char *want, const char *func)
+{
+	const char *comma = strchr(want, ',');
+	int module = !strncmp(func, "labtarget_", strlen("labtarget_"));
+
+	if (!comma)
+		return want;
+	if (module)
+		return comma + 1;
+	return strncmp(want, "near,", 5) ? "far" : "near";
+}
 
 static void record_path(const char *id, const char *func)
 {
@@ -170,6 +186,7 @@ static void record_path(const char *id, const char *func)
 	}
 	dist = t > f ? t - f : f - t;
 	path = dist < reach ? "near" : "far";
+	want = path_wanted(want, func);
 	printf("# %s: %s at %#llx, %s at %#llx: %llu MiB apart, %s path\n",
 	       id, func, f, tramp, t, dist >> 20, path);
 	paths_seen++;
@@ -190,7 +207,8 @@ void test_paths(const char *id)
 	else if (!want || !getenv("LAB_REACH_MIB"))
 		result("skip", id, "the lab gave no lab.bpf_path or lab.reach_mib for this arch");
 	else if (paths_wrong || !paths_seen)
-		result("fail", id, "want every site %s of its trampoline: %s", want,
+		result("fail", id, "want every site %s of its trampoline%s: %s", want,
+		       strchr(want, ',') ? " (kernel sites, module sites)" : "",
 		       paths_seen ? paths_diag : "no attach was seen");
 	else
 		result("ok", id, NULL);
