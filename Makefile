@@ -22,7 +22,7 @@ S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
 	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
-	deb check-system bench icount demo fixes-audit judge config-show clean
+	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
 	@echo "make demo [ARCH=x86_64]        install, build, boot, show a direct call at work"
@@ -43,6 +43,7 @@ help:
 	@echo "make deb ARCH=...              Debian packages of the patched kernel (check-distro's config), in build/deb/ARCH"
 	@echo "make check-system ARCH=...     the packages installed on a Debian system under systemd, the users' tools run"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
+	@echo "make bench-attach [BENCH_ARCHS='...'] [ATTACH_SIZES=10,100,1000] time to attach and detach fentry on N functions, ours against 6.12"
 	@echo "make icount [BENCH_ARCHS='...'] [ICOUNT_MODES=a,b] instructions of a traced call, ours against mainline 6.12, by function"
 
 deps:
@@ -113,6 +114,9 @@ check-system:
 
 bench:
 	@$(S)/bench/bench.sh $(BENCH_ARCHS)
+
+bench-attach:
+	@BENCH_SUITE=attach $(S)/bench/bench.sh $(BENCH_ARCHS)
 
 icount:
 	@$(S)/bench/icount.sh $(BENCH_ARCHS)

@@ -138,6 +138,7 @@ int hold(const char *func);
 int hold_empty(const char *mod, const char *func);
 int prog_storm(int seconds);
 int attach_cycle(const char *func, int seconds);
+int attach_bench(int argc, char **argv);
 long sys_bpf(int cmd, union bpf_attr *attr);
 
 #endif

@@ -34,6 +34,9 @@
  *        bpftest HAS_DIRECT prog-storm SECONDS  fentry and fexit attached
  *                                      and detached on a BPF program while
  *                                      two processes run it
+ *        bpftest HAS_DIRECT attach-bench N...  fentry programs on N of
+ *                                      labtarget's functions, one link each,
+ *                                      attached and detached: the times
  * environment: LAB_REACH_MIB (how far a site's call reaches, MiB) and
  * LAB_BPF_PATH (near or far) for bpf:trampoline-path
  */
@@ -98,6 +101,8 @@ int main(int argc, char **argv)
 		return attach_cycle(argv[3], atoi(argv[4]));
 	if (argc > 3 && !strcmp(argv[2], "prog-storm"))
 		return prog_storm(atoi(argv[3]));
+	if (argc > 3 && !strcmp(argv[2], "attach-bench"))
+		return attach_bench(argc - 3, argv + 3);
 	show_time = 1;
 	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);

@@ -9,6 +9,11 @@
 # scripts/bench/report.sh: one table per arch, build/results/bench.json
 # and build/results/bench.png. Default: all three architectures.
 #
+# BENCH_SUITE=attach (make bench-attach): the same two kernels boot the
+# attach suite instead (guest/suites/t-attach.sh: the time to attach and
+# detach fentry programs on ATTACH_SIZES functions, default 10,100,1000),
+# and scripts/bench/attach-report.sh makes the table.
+#
 # Both kernels boot with mitigations=off: 6.12 would otherwise patch
 # return thunks into every function on x86_64 and 6.1 not all of them,
 # which is a difference between the kernels, not between the tracers.
@@ -20,6 +25,12 @@ arches=${*:-$(make_var BENCH_ARCHS)}
 # the next, a traced one moved by up to 20 %), so each figure is the
 # median of BENCH_BOOTS boots (scripts/bench/median.sh).
 BOOTS=${BENCH_BOOTS:-3}
+suite=${BENCH_SUITE:-bench}
+case $suite in
+bench) report=report.sh extra= ;;
+attach) report=attach-report.sh extra="lab.attach_sizes=${ATTACH_SIZES:-10,100,1000}" ;;
+*) die "BENCH_SUITE=$suite: want bench or attach" ;;
+esac
 start=$(date +%s)
 # shellcheck disable=SC2086 # one architecture per word
 EXTRA_PACKAGES=gnuplot-nox run_start $arches
@@ -31,22 +42,22 @@ EXTRA_PACKAGES=gnuplot-nox run_start $arches
 one() {
 	local a=$1 variant=$2 name=$3 src=$BUILD/linux
 	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
-	SRC=$src SUITES=bench run_prepare "$name" "$a" "$variant" || return 0
+	SRC=$src SUITES=$suite run_prepare "$name" "$a" "$variant" || return 0
 	# what the arch needs on both kernels (BENCH_KERNEL_ARGS, arches/ARCH.env)
 	load_arch "$a"
-	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS}"
+	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS}${extra:+ $extra}"
 	for i in $(seq 1 "$BOOTS"); do
 		step "bench: $name, boot $i of $BOOTS"
-		SUITES=bench KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
+		SUITES=$suite KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
 			run_boot "$name-$i" "$a" "$variant"
 	done
 	"$LAB/scripts/bench/median.sh" "$name" "$BOOTS"
 }
 
 for a in $arches; do
-	one "$a" bench "bench-$a"
-	one "$a" mainline "bench-$a-mainline"
+	one "$a" bench "$suite-$a"
+	one "$a" mainline "$suite-$a-mainline"
 done
 step "bench: $(( $(date +%s) - start )) s"
 # shellcheck disable=SC2086 # one arch per word
-"$LAB/scripts/bench/report.sh" $arches
+"$LAB/scripts/bench/$report" $arches

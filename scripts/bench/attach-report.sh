@@ -1,0 +1,66 @@
+#!/bin/bash
+# bench/attach-report.sh [ARCH...]: from build/results/attach-ARCH.tap and
+# attach-ARCH-mainline.tap (make bench-attach: medians of the boots), one
+# table per arch, milliseconds to attach and to detach fentry programs
+# on N functions, ours against mainline 6.12, and build/results/attach.json.
+# Exit status 1 when a run gave no figures or a boot failed.
+. "$(dirname "$0")/../lib.sh"
+
+arches=${*:-$(make_var BENCH_ARCHS)}
+json=$RESULTS/attach.json
+bad=0
+
+# figure TAP MODE FIELD: the median (2) or the lowest (4) or highest (5)
+# of the boots, "-" when missing
+figure() {
+	local v
+	v=$(awk -v m="$2" -v f="$3" '$1 == "#" && $2 == "bench:" && $3 == m { v = $(f + 2) } END { print v }' "$1" 2>/dev/null)
+	echo "${v:--}"
+}
+q() { if [ "$1" = - ]; then echo null; else echo "$1"; fi; }
+sizes() {
+	awk '$1 == "#" && $2 == "bench:" && $3 ~ /^attach-[0-9]+$/ { sub("attach-", "", $3); print $3 }' "$@" 2>/dev/null |
+		sort -n -u
+}
+
+echo "Wall time of N fentry links made one by one, then closed one by one"
+echo "(medians of the boots of each kernel, ms; TCG guests)."
+printf '{\n  "note": "ms, medians of the boots of each kernel; TCG guests",\n  "arches": {\n' >"$json"
+first=1
+for a in $arches; do
+	ours=$RESULTS/attach-$a.tap
+	main=$RESULTS/attach-$a-mainline.tap
+	for t in "$ours" "$main"; do
+		[ -n "$(sizes "$t")" ] || { warn "bench-attach $a: no figures in $t"; bad=1; }
+		! grep -q '^not ok' "$t" 2>/dev/null || { warn "bench-attach $a: $t has failures"; bad=1; }
+	done
+	echo
+	echo "$a"
+	printf '  %6s  %-7s %10s %10s %18s %10s\n' N step ours mainline "(boots ours)" ours/main
+	[ "$first" = 1 ] || echo "    ," >>"$json"
+	first=0
+	printf '    "%s": {\n' "$a" >>"$json"
+	sep=
+	for n in $(sizes "$ours" "$main"); do
+		for s in attach detach; do
+			o=$(figure "$ours" "$s-$n" 2) m=$(figure "$main" "$s-$n" 2)
+			lo=$(figure "$ours" "$s-$n" 4) hi=$(figure "$ours" "$s-$n" 5)
+			rel=-
+			[ "$o" != - ] && [ "$m" != - ] && rel=$(awk -v o="$o" -v m="$m" 'BEGIN { printf "%.2f", o / m }')
+			printf '  %6s  %-7s %10s %10s %18s %10s\n' "$n" "$s" "$o" "$m" "$lo-$hi" "$rel"
+			printf '%s      "%s-%s": { "ours_ms": %s, "mainline_ms": %s }' "$sep" "$s" "$n" \
+				"$(q "$o")" "$(q "$m")" >>"$json"
+			sep=$',\n'
+		done
+		# both steps, the sums of the two medians (the issue's target:
+		# 1000 functions at most 0.4 x mainline's)
+		awk -v n="$n" -v oa="$(figure "$ours" "attach-$n" 2)" -v od="$(figure "$ours" "detach-$n" 2)" \
+			-v ma="$(figure "$main" "attach-$n" 2)" -v md="$(figure "$main" "detach-$n" 2)" 'BEGIN {
+			if (oa == "-" || od == "-" || ma == "-" || md == "-") exit
+			printf "  %6s  %-7s %10.1f %10.1f %18s %10.2f\n", n, "both", oa + od, ma + md, "", (oa + od) / (ma + md) }'
+	done
+	printf '\n    }\n' >>"$json"
+done
+printf '  }\n}\n' >>"$json"
+note "bench-attach: $json"
+exit "$bad"
