@@ -92,6 +92,19 @@ bpftest() {
 	[ "$rc" -le 1 ] || ktap_fail bpf:exit "bpftest $* exited with status $rc"
 }
 
+# labtarget_unload ID: rmmod labtarget once every program on it is
+# detached; the module must go and leave no record of its functions in
+# enabled_functions (no patched site behind): result ID
+labtarget_unload() {
+	if ! rmmod labtarget 2>/tmp/rmmod.err; then
+		ktap_fail "$1" "rmmod labtarget: $(cat /tmp/rmmod.err)"
+	elif grep -q '^labtarget_' $TRACING/enabled_functions; then
+		ktap_fail "$1" "stale records:" "$(grep '^labtarget_' $TRACING/enabled_functions | head -n 5)"
+	else
+		ktap_ok "$1"
+	fi
+}
+
 # Direct calls exist on this kernel: the core's API is in kallsyms.  Only
 # then may a missing direct-call feature be a skip rather than a failure.
 has_direct() { grep -q ' register_ftrace_direct$' /proc/kallsyms; }

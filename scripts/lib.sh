@@ -182,6 +182,16 @@ tap_counts() {
 	RETRIED=$(grep -c '^# retried:' "$1" || true)
 }
 
+# bench_figure TAP MODE FIELD: a field of MODE's "# bench:" line in TAP
+# (bench/median.sh's medians: 2 the ns per call, or the ms of an attach
+# mode; 3 the ratio; 4 and 5 the lowest and highest of the boots), "-"
+# when there is none
+bench_figure() {
+	local v
+	v=$(awk -v m="$2" -v f="$3" '$1 == "#" && $2 == "bench:" && $3 == m { v = $(f + 2) } END { print v }' "$1" 2>/dev/null)
+	echo "${v:--}"
+}
+
 # config_mismatches CONFIG FRAGMENT...: one line "SYM=WANT (got GOT)" for
 # each option the fragments ask for that CONFIG does not have; a later
 # fragment overrides an earlier one, as in merge_config.sh.

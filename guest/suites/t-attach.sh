@@ -23,10 +23,4 @@ fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 # shellcheck disable=SC2086 # one size per word
 bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
-if ! rmmod labtarget 2>/tmp/rmmod.err; then
-	ktap_fail bench:attach-unload "rmmod labtarget: $(cat /tmp/rmmod.err)"
-elif grep -q '^labtarget_' $TRACING/enabled_functions; then
-	ktap_fail bench:attach-unload "stale records:" "$(grep '^labtarget_' $TRACING/enabled_functions | head -n 3)"
-else
-	ktap_ok bench:attach-unload
-fi
+labtarget_unload bench:attach-unload

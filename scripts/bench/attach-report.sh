@@ -10,13 +10,6 @@ arches=${*:-$(make_var BENCH_ARCHS)}
 json=$RESULTS/attach.json
 bad=0
 
-# figure TAP MODE FIELD: the median (2) or the lowest (4) or highest (5)
-# of the boots, "-" when missing
-figure() {
-	local v
-	v=$(awk -v m="$2" -v f="$3" '$1 == "#" && $2 == "bench:" && $3 == m { v = $(f + 2) } END { print v }' "$1" 2>/dev/null)
-	echo "${v:--}"
-}
 q() { if [ "$1" = - ]; then echo null; else echo "$1"; fi; }
 sizes() {
 	awk '$1 == "#" && $2 == "bench:" && $3 ~ /^attach-[0-9]+$/ { sub("attach-", "", $3); print $3 }' "$@" 2>/dev/null |
@@ -43,8 +36,8 @@ for a in $arches; do
 	sep=
 	for n in $(sizes "$ours" "$main"); do
 		for s in attach detach; do
-			o=$(figure "$ours" "$s-$n" 2) m=$(figure "$main" "$s-$n" 2)
-			lo=$(figure "$ours" "$s-$n" 4) hi=$(figure "$ours" "$s-$n" 5)
+			o=$(bench_figure "$ours" "$s-$n" 2) m=$(bench_figure "$main" "$s-$n" 2)
+			lo=$(bench_figure "$ours" "$s-$n" 4) hi=$(bench_figure "$ours" "$s-$n" 5)
 			rel=-
 			[ "$o" != - ] && [ "$m" != - ] && rel=$(awk -v o="$o" -v m="$m" 'BEGIN { printf "%.2f", o / m }')
 			printf '  %6s  %-7s %10s %10s %18s %10s\n' "$n" "$s" "$o" "$m" "$lo-$hi" "$rel"
@@ -54,8 +47,8 @@ for a in $arches; do
 		done
 		# both steps, the sums of the two medians (the issue's target:
 		# 1000 functions at most 0.4 x mainline's)
-		awk -v n="$n" -v oa="$(figure "$ours" "attach-$n" 2)" -v od="$(figure "$ours" "detach-$n" 2)" \
-			-v ma="$(figure "$main" "attach-$n" 2)" -v md="$(figure "$main" "detach-$n" 2)" 'BEGIN {
+		awk -v n="$n" -v oa="$(bench_figure "$ours" "attach-$n" 2)" -v od="$(bench_figure "$ours" "detach-$n" 2)" \
+			-v ma="$(bench_figure "$main" "attach-$n" 2)" -v md="$(bench_figure "$main" "detach-$n" 2)" 'BEGIN {
 			if (oa == "-" || od == "-" || ma == "-" || md == "-") exit
 			printf "  %6s  %-7s %10.1f %10.1f %18s %10.2f\n", n, "both", oa + od, ma + md, "", (oa + od) / (ma + md) }'
 	done

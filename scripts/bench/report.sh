@@ -14,17 +14,11 @@ png=$RESULTS/bench.png
 dat=$RESULTS/bench.dat
 bad=0
 
-# figure TAP MODE FIELD: NS (2) or RATIO (3) of MODE, "-" when missing
-figure() {
-	local v
-	v=$(awk -v m="$2" -v f="$3" '$1 == "#" && $2 == "bench:" && $3 == m { v = $(f + 2) } END { print v }' "$1" 2>/dev/null)
-	echo "${v:--}"
-}
-clocksource() { figure "$1" clocksource 2; }
+clocksource() { bench_figure "$1" clocksource 2; }
 # range TAP MODE: the lowest and highest ratio over the boots (bench/median.sh)
 range() {
 	local lo hi
-	lo=$(figure "$1" "$2" 4) hi=$(figure "$1" "$2" 5)
+	lo=$(bench_figure "$1" "$2" 4) hi=$(bench_figure "$1" "$2" 5)
 	if [ "$lo" = - ] || [ "$hi" = - ]; then echo -; else echo "$lo-$hi"; fi
 }
 jrange() {
@@ -48,7 +42,7 @@ for a in $arches; do
 	ours=$RESULTS/bench-$a.tap
 	main=$RESULTS/bench-$a-mainline.tap
 	for t in "$ours" "$main"; do
-		if [ "$(figure "$t" untraced 3)" = - ]; then
+		if [ "$(bench_figure "$t" untraced 3)" = - ]; then
 			warn "bench $a: no figures in $t"
 			bad=1
 		fi
@@ -62,8 +56,8 @@ for a in $arches; do
 	printf '    "%s": {\n' "$a" >>"$json"
 	sep=
 	for m in $MODES; do
-		on=$(figure "$ours" "$m" 2) ox=$(figure "$ours" "$m" 3)
-		mn=$(figure "$main" "$m" 2) mx=$(figure "$main" "$m" 3)
+		on=$(bench_figure "$ours" "$m" 2) ox=$(bench_figure "$ours" "$m" 3)
+		mn=$(bench_figure "$main" "$m" 2) mx=$(bench_figure "$main" "$m" 3)
 		orange=$(range "$ours" "$m") mrange=$(range "$main" "$m")
 		rel=-
 		[ "$ox" != - ] && [ "$mx" != - ] && rel=$(awk -v o="$ox" -v m="$mx" 'BEGIN { printf "%.2f", o / m }')
@@ -82,16 +76,16 @@ for a in $arches; do
 	# two kernels' boots overlap (then it is within the boot-to-boot noise)
 	echo "  targets:"
 	for m in $MODES; do
-		ox=$(figure "$ours" "$m" 3) mx=$(figure "$main" "$m" 3)
+		ox=$(bench_figure "$ours" "$m" 3) mx=$(bench_figure "$main" "$m" 3)
 		[ "$ox" != - ] && [ "$mx" != - ] || continue
-		olo=$(figure "$ours" "$m" 4) mhi=$(figure "$main" "$m" 5)
+		olo=$(bench_figure "$ours" "$m" 4) mhi=$(bench_figure "$main" "$m" 5)
 		awk -v m="$m" -v o="$ox" -v x="$mx" -v olo="$olo" -v mhi="$mhi" 'BEGIN {
 			if (o <= x * 1.05) exit 0
 			printf "    missed: %s x%s is %.0f%% above mainline x%s (5%% allowed)%s\n", m, o, (o / x - 1) * 100, x,
 				(olo != "-" && mhi != "-" && olo + 0 <= mhi + 0) ? "; the boots overlap" : ""
 			exit 1 }' || true
 	done
-	ox=$(figure "$ours" direct-ops 3) mx=$(figure "$main" direct-ops 3)
+	ox=$(bench_figure "$ours" direct-ops 3) mx=$(bench_figure "$main" direct-ops 3)
 	if [ "$ox" != - ] && [ "$mx" != - ]; then
 		awk -v o="$ox" -v x="$mx" 'BEGIN { printf "    %s: direct-ops x%s, at most half of mainline x%s\n",
 			(o <= x / 2) ? "met" : "missed", o, x }'
@@ -99,7 +93,7 @@ for a in $arches; do
 	# one ops among 100 registered on another function, against the ops
 	# alone: a site that knows its ops does not pay for the others
 	for t in "$ours" "$main"; do
-		o1=$(figure "$t" ops 3) o100=$(figure "$t" ops-100 3)
+		o1=$(bench_figure "$t" ops 3) o100=$(bench_figure "$t" ops-100 3)
 		[ "$o1" != - ] && [ "$o100" != - ] || continue
 		who=ours
 		[ "$t" = "$main" ] && who=mainline
@@ -107,7 +101,7 @@ for a in $arches; do
 			printf "    %s: %s ops-100 x%s against ops x%s: %+.0f%% (10%% allowed)\n",
 				(b <= a * 1.10) ? "met" : "missed", w, b, a, (b / a - 1) * 100 }'
 	done
-	od=$(figure "$ours" direct 3) oo=$(figure "$ours" ops 3)
+	od=$(bench_figure "$ours" direct 3) oo=$(bench_figure "$ours" ops 3)
 	if [ "$od" != - ] && [ "$oo" != - ]; then
 		awk -v d="$od" -v c="$oo" 'BEGIN { printf "    %s: direct x%s is %.1fx cheaper than ops x%s (want 3x)\n",
 			(c >= 3 * d) ? "met" : "missed", d, c / d, c }'
