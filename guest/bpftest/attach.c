@@ -6,6 +6,9 @@
  */
 #include "bpftest.h"
 #include <sys/resource.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sched.h>
 
 #define ATTACH_MAX	1000	/* labtarget_fn000() .. labtarget_fn999() */
 
@@ -80,6 +83,226 @@ out:
 		close(links[i]);
 	for (i = 0; i < loaded; i++)
 		close(progs[i]);
+}
+
+#define STORM_CPUS	64
+
+/* What the storm's callers share with it */
+struct storm_shared {
+	int stop;
+	unsigned long rounds[STORM_CPUS];	/* fns=1 writes done, per CPU */
+};
+
+/*
+ * A process pinned to each CPU calls every labtarget function, round
+ * after round (each write of fns=1 calls each once), until told to stop.
+ */
+static int storm_callers(struct storm_shared *sh, pid_t *pids, int ncpu)
+{
+	char buf[64];
+	int cpu;
+
+	memset(sh, 0, sizeof(*sh));
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		pids[cpu] = fork();
+		if (pids[cpu] == 0) {
+			cpu_set_t set;
+			int fd;
+
+			/*
+			 * The parent's links are the parent's: a copy of their
+			 * fds here would keep them attached after it closes
+			 * its own, until this caller exits.
+			 */
+			for (fd = 3; fd < 2 * ATTACH_MAX + 64; fd++)
+				close(fd);
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(2);
+			while (!((volatile struct storm_shared *)sh)->stop) {
+				if (labtarget_param("fns", 1, buf, sizeof(buf)))
+					_exit(3);
+				((volatile struct storm_shared *)sh)->rounds[cpu]++;
+			}
+			_exit(0);
+		}
+	}
+	/* every caller under way before anything is detached */
+	for (cpu = 0; cpu < ncpu; cpu++)
+		while (!((volatile struct storm_shared *)sh)->rounds[cpu])
+			usleep(1000);
+	return 0;
+}
+
+/* Stop the callers: the rounds they made, or 0 if one failed */
+static unsigned long storm_stop(struct storm_shared *sh, pid_t *pids, int ncpu)
+{
+	unsigned long total = 0;
+	int cpu, status, bad = 0;
+
+	((volatile struct storm_shared *)sh)->stop = 1;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (waitpid(pids[cpu], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("# caller on CPU %d failed\n", cpu);
+			bad = 1;
+		}
+		total += sh->rounds[cpu];
+	}
+	return bad ? 0 : total;
+}
+
+/*
+ * attach-storm N: an fentry program on each of labtarget_fn000() to
+ * labtarget_fn<N-1>(), each counting in a map slot of its own, all
+ * attached; then, with a caller on every CPU calling every function
+ * round after round, the links are closed in a random order: the first
+ * half during one storm of calls, the second during another. A program
+ * attached through a storm must count every call of its function made
+ * in it, exactly: the other functions' detaches patch sites and change
+ * the ops their trampolines share while it is called. A detached one
+ * must count no call after its detach. Prints its seed, the calls and the
+ * detach times, and one result.
+ */
+int attach_storm(int n)
+{
+	static int progs[ATTACH_MAX], links[ATTACH_MAX], order[ATTACH_MAX];
+	static uint64_t before[ATTACH_MAX];
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), saved = map_fd, fd;
+	int i, j, k, half, loaded = 0, made = 0, bad = 0;
+	struct rlimit r = { 2 * ATTACH_MAX + 64, 2 * ATTACH_MAX + 64 };
+	const char *id = "attach:storm";
+	unsigned long rounds[2] = { 0, 0 };
+	struct storm_shared *sh;
+	pid_t pids[STORM_CPUS];
+	struct timespec t0;
+	struct slot s;
+	char func[32];
+	unsigned int seed = time(NULL);
+
+	if (n < 2 || n > ATTACH_MAX || ncpu > STORM_CPUS) {
+		result("fail", id, "%d functions on %d CPUs: want 2 to %d functions, at most %d CPUs",
+		       n, ncpu, ATTACH_MAX, STORM_CPUS);
+		return 1;
+	}
+	if (setrlimit(RLIMIT_NOFILE, &r)) {
+		result("fail", id, "cannot raise the open-files limit: %s", strerror(errno));
+		return 1;
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct slot), ATTACH_MAX);
+	if (sh == MAP_FAILED || fd < 0) {
+		result("fail", id, "cannot map the shared counts or make the slots: %s",
+		       strerror(errno));
+		return 1;
+	}
+	/* each program counts in its own slot of its own map */
+	map_fd = fd;
+	for (i = 0; i < n; i++) {
+		snprintf(func, sizeof(func), "labtarget_fn%03d", i);
+		progs[i] = load_module_prog("labtarget", func, BPF_TRACE_FENTRY, 0, i, 0);
+		if (progs[i] < 0) {
+			printf("# loading the program on %s\n", func);
+			step_failed(id, "load");
+			bad = 1;
+			goto out;
+		}
+		loaded++;
+	}
+	for (i = 0; i < n; i++) {
+		links[i] = attach(progs[i]);
+		if (links[i] < 0) {
+			printf("# attaching program %d of %d\n", i + 1, n);
+			step_failed(id, "attach");
+			bad = 1;
+			goto out;
+		}
+		made++;
+	}
+	/* a random order of detach (Fisher-Yates) */
+	srand(seed);
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = rand() % (i + 1);
+		k = order[i];
+		order[i] = order[j];
+		order[j] = k;
+	}
+	printf("# %d functions, %d callers, seed %u\n", n, ncpu, seed);
+
+	half = n / 2;
+	for (k = 0; k < 2; k++) {
+		int from = k ? half : 0, to = k ? n : half;
+
+		for (i = 0; i < n; i++) {
+			s = slot(i);
+			before[i] = s.count;
+		}
+		storm_callers(sh, pids, ncpu);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (i = from; i < to; i++) {
+			close(links[order[i]]);
+			links[order[i]] = -1;
+		}
+		printf("# storm %d: %d links closed in %.1f ms while calls ran\n", k + 1,
+		       to - from, ms_since(&t0));
+		rounds[k] = storm_stop(sh, pids, ncpu);
+		if (!rounds[k]) {
+			bad = 1;
+			goto out;
+		}
+		/* attached all through this storm: every call counted, once */
+		for (i = to; i < n; i++) {
+			s = slot(order[i]);
+			if (s.count - before[order[i]] != rounds[k]) {
+				printf("# labtarget_fn%03d: %llu of %lu calls counted\n",
+				       order[i], (unsigned long long)(s.count - before[order[i]]),
+				       rounds[k]);
+				bad = 1;
+			}
+		}
+		/* detached in it: at most every call, and none from now on */
+		for (i = from; i < to; i++) {
+			s = slot(order[i]);
+			if (s.count - before[order[i]] > rounds[k]) {
+				printf("# labtarget_fn%03d: %llu counted, only %lu calls\n",
+				       order[i], (unsigned long long)(s.count - before[order[i]]),
+				       rounds[k]);
+				bad = 1;
+			}
+			before[order[i]] = s.count;
+		}
+		if (labtarget_param("fns", 1, func, sizeof(func))) {
+			result("fail", id, "cannot drive labtarget's fns: %s", strerror(errno));
+			bad = 1;
+			goto out;
+		}
+		for (i = from; i < to; i++) {
+			s = slot(order[i]);
+			if (s.count != before[order[i]]) {
+				printf("# labtarget_fn%03d counted after its detach\n", order[i]);
+				bad = 1;
+			}
+		}
+	}
+	printf("# calls per function: %lu in the first storm, %lu in the second\n",
+	       rounds[0], rounds[1]);
+out:
+	map_fd = saved;
+	for (i = 0; i < made; i++)
+		if (links[i] >= 0)
+			close(links[i]);
+	for (i = 0; i < loaded; i++)
+		close(progs[i]);
+	close(fd);
+	munmap(sh, sizeof(*sh));
+	if (!bad)
+		result("ok", id, NULL);
+	else if (loaded == n && made == n)
+		result("fail", id, "a call was lost, counted twice or counted after its detach");
+	return failed;
 }
 
 /*

@@ -139,6 +139,7 @@ int hold_empty(const char *mod, const char *func);
 int prog_storm(int seconds);
 int attach_cycle(const char *func, int seconds);
 int attach_bench(int argc, char **argv);
+int attach_storm(int n);
 long sys_bpf(int cmd, union bpf_attr *attr);
 
 #endif

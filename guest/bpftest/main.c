@@ -37,6 +37,10 @@
  *        bpftest HAS_DIRECT attach-bench N...  fentry programs on N of
  *                                      labtarget's functions, one link each,
  *                                      attached and detached: the times
+ *        bpftest HAS_DIRECT attach-storm N  fentry programs on N of
+ *                                      labtarget's functions, detached in a
+ *                                      random order while every CPU calls
+ *                                      them: each call counted once
  * environment: LAB_REACH_MIB (how far a site's call reaches, MiB) and
  * LAB_BPF_PATH (near or far) for bpf:trampoline-path
  */
@@ -103,6 +107,8 @@ int main(int argc, char **argv)
 		return prog_storm(atoi(argv[3]));
 	if (argc > 3 && !strcmp(argv[2], "attach-bench"))
 		return attach_bench(argc - 3, argv + 3);
+	if (argc > 3 && !strcmp(argv[2], "attach-storm"))
+		return attach_storm(atoi(argv[3]));
 	show_time = 1;
 	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);

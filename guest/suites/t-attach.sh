@@ -7,6 +7,10 @@
 #   # bench: attach-N MS MS
 #   # bench: detach-N MS MS
 # for scripts/bench/median.sh. Run by make bench-attach, not by make check.
+# lab.attach_sizes=0: no timed rounds. lab.attach_storm=N (make
+# check-storm: 1000): fentry programs on N functions detached in a random
+# order while every CPU calls them, each call counted once per attached
+# program (attach:storm, guest/bpftest/attach.c).
 . /lab/lib.sh
 
 if [ -f /lab/bpf.skip ]; then
@@ -21,6 +25,9 @@ if ! modprobe labtarget 2>/tmp/modprobe.err; then
 	exit 0
 fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
-# shellcheck disable=SC2086 # one size per word
-bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
+if [ "${LAB_ATTACH_SIZES:-}" != 0 ]; then
+	# shellcheck disable=SC2086 # one size per word
+	bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
+fi
+[ -z "${LAB_ATTACH_STORM:-}" ] || bpftest attach-storm "$LAB_ATTACH_STORM"
 labtarget_unload bench:attach-unload
