@@ -56,6 +56,18 @@ done
 
 step "build $tag: kernel and modules"
 run_logged "$LOGS/build-$tag.log" "build $tag" kmake O="$OUT" -j"$(nproc)" all
+# x86's compressed image takes the kernel in by .incbin in a generated
+# piggy.S, which ccache's depend mode does not see: when the compressed
+# kernel keeps its size, piggy.S is the same and a hit puts the kernel of
+# an earlier build into the image (2026-12-01: a bzImage of the build
+# before, whose BTF refused every module). piggy.o is assembled again
+# past ccache, and the image relinked.
+piggy=$(find "$OUT/arch" -maxdepth 4 -path '*/boot/compressed/piggy.S')
+if [ -n "$piggy" ]; then
+	rm -f "${piggy%.S}.o"
+	(export CCACHE_DISABLE=1
+	 run_logged "$LOGS/image-$tag.log" "image $tag" kmake O="$OUT" -j"$(nproc)" all)
+fi
 rm -rf "$OUT/modroot"
 run_logged "$LOGS/modules-$tag.log" "modules_install $tag" \
 	kmake O="$OUT" INSTALL_MOD_PATH="$OUT/modroot" INSTALL_MOD_STRIP=1 modules_install

@@ -13,6 +13,30 @@
 #define ATTACH_MAX	1000	/* labtarget_fn000() .. labtarget_fn999() */
 
 /*
+ * Load an fentry program on each of labtarget_fn000() to
+ * labtarget_fn<n-1>() into @progs, each counting in map slot @key, or in
+ * slot i for a @key of -1. Returns how many were loaded: @n, or fewer
+ * after reporting the failed step of @id.
+ */
+static int load_progs(int *progs, int n, int key, const char *id)
+{
+	char func[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(func, sizeof(func), "labtarget_fn%03d", i);
+		progs[i] = load_module_prog("labtarget", func, BPF_TRACE_FENTRY, 0,
+					    key < 0 ? i : key, 0);
+		if (progs[i] < 0) {
+			printf("# loading the program on %s\n", func);
+			step_failed(id, "load");
+			break;
+		}
+	}
+	return i;
+}
+
+/*
  * One round of @n: an fentry program on each of labtarget_fn000() to
  * labtarget_fn<n-1>(), each counting its runs in map slot @key. The
  * programs are loaded first (not timed); then the @n links are made one
@@ -28,23 +52,16 @@
 static void attach_round(int n, int key)
 {
 	static int progs[ATTACH_MAX], links[ATTACH_MAX];
-	char id[32], func[32], buf[64];
+	char id[32], buf[64];
 	double attach_ms, detach_ms;
 	struct timespec t0;
 	int i, loaded = 0, made = 0;
 	struct slot s;
 
 	snprintf(id, sizeof(id), "bench:attach-%d", n);
-	for (i = 0; i < n; i++) {
-		snprintf(func, sizeof(func), "labtarget_fn%03d", i);
-		progs[i] = load_module_prog("labtarget", func, BPF_TRACE_FENTRY, 0, key, 0);
-		if (progs[i] < 0) {
-			printf("# loading the program on %s\n", func);
-			step_failed(id, "load");
-			goto out;
-		}
-		loaded++;
-	}
+	loaded = load_progs(progs, n, key, id);
+	if (loaded < n)
+		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		links[i] = attach(progs[i]);
@@ -94,17 +111,50 @@ struct storm_shared {
 };
 
 /*
+ * Stop the callers and reap them: the rounds they made, or 0 if one
+ * failed. @ncpu callers were started; one already reaped has pid 0.
+ */
+static unsigned long storm_stop(struct storm_shared *sh, pid_t *pids, int ncpu)
+{
+	unsigned long total = 0;
+	int cpu, status, bad = 0;
+
+	((volatile struct storm_shared *)sh)->stop = 1;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (!pids[cpu]) {
+			bad = 1;
+			continue;
+		}
+		if (waitpid(pids[cpu], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("# caller on CPU %d failed\n", cpu);
+			bad = 1;
+		}
+		total += sh->rounds[cpu];
+	}
+	return bad ? 0 : total;
+}
+
+/*
  * A process pinned to each CPU calls every labtarget function, round
  * after round (each write of fns=1 calls each once), until told to stop.
+ * Returns once each has made a round, or -1 with none left running if
+ * one could not start or died before its first round.
  */
 static int storm_callers(struct storm_shared *sh, pid_t *pids, int ncpu)
 {
 	char buf[64];
-	int cpu;
+	int cpu, status;
 
 	memset(sh, 0, sizeof(*sh));
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		pids[cpu] = fork();
+		if (pids[cpu] < 0) {
+			printf("# cannot start the caller on CPU %d: %s\n", cpu,
+			       strerror(errno));
+			storm_stop(sh, pids, cpu);
+			return -1;
+		}
 		if (pids[cpu] == 0) {
 			cpu_set_t set;
 			int fd;
@@ -129,28 +179,19 @@ static int storm_callers(struct storm_shared *sh, pid_t *pids, int ncpu)
 		}
 	}
 	/* every caller under way before anything is detached */
-	for (cpu = 0; cpu < ncpu; cpu++)
-		while (!((volatile struct storm_shared *)sh)->rounds[cpu])
-			usleep(1000);
-	return 0;
-}
-
-/* Stop the callers: the rounds they made, or 0 if one failed */
-static unsigned long storm_stop(struct storm_shared *sh, pid_t *pids, int ncpu)
-{
-	unsigned long total = 0;
-	int cpu, status, bad = 0;
-
-	((volatile struct storm_shared *)sh)->stop = 1;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		if (waitpid(pids[cpu], &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
-			printf("# caller on CPU %d failed\n", cpu);
-			bad = 1;
+		while (!((volatile struct storm_shared *)sh)->rounds[cpu]) {
+			if (waitpid(pids[cpu], &status, WNOHANG) == pids[cpu]) {
+				printf("# caller on CPU %d ended before its first round (status %#x)\n",
+				       cpu, status);
+				pids[cpu] = 0;
+				storm_stop(sh, pids, ncpu);
+				return -1;
+			}
+			usleep(1000);
 		}
-		total += sh->rounds[cpu];
 	}
-	return bad ? 0 : total;
+	return 0;
 }
 
 /*
@@ -173,6 +214,7 @@ int attach_storm(int n)
 	int i, j, k, half, loaded = 0, made = 0, bad = 0;
 	struct rlimit r = { 2 * ATTACH_MAX + 64, 2 * ATTACH_MAX + 64 };
 	const char *id = "attach:storm";
+	const char *why = "a call was lost, counted twice or counted after its detach";
 	unsigned long rounds[2] = { 0, 0 };
 	struct storm_shared *sh;
 	pid_t pids[STORM_CPUS];
@@ -199,16 +241,10 @@ int attach_storm(int n)
 	}
 	/* each program counts in its own slot of its own map */
 	map_fd = fd;
-	for (i = 0; i < n; i++) {
-		snprintf(func, sizeof(func), "labtarget_fn%03d", i);
-		progs[i] = load_module_prog("labtarget", func, BPF_TRACE_FENTRY, 0, i, 0);
-		if (progs[i] < 0) {
-			printf("# loading the program on %s\n", func);
-			step_failed(id, "load");
-			bad = 1;
-			goto out;
-		}
-		loaded++;
+	loaded = load_progs(progs, n, -1, id);
+	if (loaded < n) {
+		bad = 1;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		links[i] = attach(progs[i]);
@@ -240,7 +276,11 @@ int attach_storm(int n)
 			s = slot(i);
 			before[i] = s.count;
 		}
-		storm_callers(sh, pids, ncpu);
+		if (storm_callers(sh, pids, ncpu)) {
+			why = "a caller of the functions failed";
+			bad = 1;
+			goto out;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (i = from; i < to; i++) {
 			close(links[order[i]]);
@@ -250,6 +290,7 @@ int attach_storm(int n)
 		       to - from, ms_since(&t0));
 		rounds[k] = storm_stop(sh, pids, ncpu);
 		if (!rounds[k]) {
+			why = "a caller of the functions failed";
 			bad = 1;
 			goto out;
 		}
@@ -275,7 +316,8 @@ int attach_storm(int n)
 			before[order[i]] = s.count;
 		}
 		if (labtarget_param("fns", 1, func, sizeof(func))) {
-			result("fail", id, "cannot drive labtarget's fns: %s", strerror(errno));
+			printf("# labtarget's fns: %s\n", strerror(errno));
+			why = "cannot drive labtarget's fns";
 			bad = 1;
 			goto out;
 		}
@@ -301,7 +343,7 @@ out:
 	if (!bad)
 		result("ok", id, NULL);
 	else if (loaded == n && made == n)
-		result("fail", id, "a call was lost, counted twice or counted after its detach");
+		result("fail", id, "%s", why);
 	return failed;
 }
 
