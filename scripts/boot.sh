@@ -195,5 +195,15 @@ secs=$(( $(date +%s) - start ))
 rm -f "$mon.in" "$mon.out"
 "$LAB/scripts/judge.sh" "$tag"
 tap_counts "$tap"
+# A failed run's console and results stay after the next run of the same
+# name (build/results/failed/TAG-TIME.*): on 2026-12-01 a second make
+# check overwrote the only console of a ppc64el Oops.
+if [ "$FAIL" != 0 ]; then
+	kept=$RESULTS/failed/$tag-$(date -u +%Y%m%dT%H%M%SZ)
+	mkdir -p "$RESULTS/failed"
+	cp "$console" "$kept.console"
+	cp "$tap" "$kept.tap"
+	note "kept: $kept.console"
+fi
 step "boot $tag: $PASS passed, $FAIL failed, $SKIP skipped in $secs s ($tap)"
 [ "$FAIL" = 0 ]
