@@ -14,7 +14,7 @@
 # detach fentry programs on ATTACH_SIZES functions, default 10,100,1000),
 # and scripts/bench/attach-report.sh makes the table.
 #
-# BENCH_SUITE="bench attach": both suites in the same boots, one after the
+# BENCH_SUITE=bench,attach: both suites in the same boots, one after the
 # other, and both reports: the six kernels are built and booted once for
 # the two measures (a boot of 6.12 spends 136 to 157 s detaching 1000
 # links, docs/results/2026-11-30.md; a bench suite boot of riscv64 about a
@@ -37,10 +37,10 @@ attach_args="lab.attach_sizes=${ATTACH_SIZES:-10,100,1000}"
 case $suite in
 bench) reports=report.sh extra= ;;
 attach) reports=attach-report.sh extra=$attach_args ;;
-"bench attach") reports="report.sh attach-report.sh" extra=$attach_args ;;
-*) die "BENCH_SUITE=$suite: want bench, attach or \"bench attach\"" ;;
+bench,attach) reports="report.sh attach-report.sh" extra=$attach_args ;;
+*) die "BENCH_SUITE=$suite: want bench, attach or bench,attach" ;;
 esac
-prefix=${suite%% *}
+prefix=${suite%%,*}
 start=$(date +%s)
 # shellcheck disable=SC2086 # one architecture per word
 EXTRA_PACKAGES=gnuplot-nox run_start $arches
@@ -63,7 +63,7 @@ one() {
 	done
 	"$LAB/scripts/bench/median.sh" "$name" "$BOOTS"
 	# the second suite's report reads the same medians under its name
-	[ "$suite" = "${suite#* }" ] || cp "$RESULTS/$name.tap" "$RESULTS/attach${name#bench}.tap"
+	[ "$suite" = "${suite#*,}" ] || cp "$RESULTS/$name.tap" "$RESULTS/attach${name#bench}.tap"
 }
 
 for a in $arches; do
