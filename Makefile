@@ -12,6 +12,8 @@ ARCHS ?= riscv64 x86_64 arm64 ppc64el mips64el s390x
 EXTRA_ARCHS ?=
 BENCH_ARCHS ?= x86_64 arm64 riscv64
 DEBUG_ARCHS ?= x86_64 arm64 riscv64 s390x
+# the fault-injection sweeps (make check-faults)
+FAULT_ARCHS ?= x86_64 arm64 riscv64
 # the storms at full length: the three with two CPUs (mips64el has one)
 STORM_ARCHS ?= riscv64 x86_64 arm64
 # single-stepped guests for the preemption windows (riscv64's)
@@ -21,7 +23,7 @@ DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-extra check-bisect check-storm check-preempt check-debug check-variants check-distro \
+	series-check check-extra check-bisect check-storm check-preempt check-debug check-faults check-variants check-distro \
 	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
@@ -38,6 +40,7 @@ help:
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64 s390x)"
+	@echo "make check-faults [FAULT_ARCHS=] every direct-call entry point and BPF attach path with each allocation failed in turn (fail-nth)"
 	@echo "make check-variants [VARIANTS=] the guest suites on other builders' configs (arm64: -Os; clang kCFI/SCS/BTI/PAC)"
 	@echo "make check-distro [DISTRO_ARCHS=] the guest suites on Debian's own 6.1 configs (riscv64: defconfig + trixie's tracing)"
 	@echo "make deb ARCH=...              Debian packages of the patched kernel (check-distro's config), in build/deb/ARCH"
@@ -99,6 +102,9 @@ check-preempt:
 
 check-debug:
 	@$(S)/check-debug.sh $(DEBUG_ARCHS)
+
+check-faults:
+	@$(S)/check-faults.sh $(FAULT_ARCHS)
 
 check-variants:
 	@$(S)/check-variants.sh $(VARIANTS)

@@ -2,8 +2,9 @@
 # helpers (results go to the lab's results port and, for whoever watches
 # the boot, to the console), what the kernel can do (has_direct,
 # sample_built), tracing_reset, bpftest's verdicts as KTAP, a BPF program
-# held attached for a while (bpf_hold) and a command repeated for a while
-# (repeat_for).
+# held attached for a while (bpf_hold), a command repeated for a while
+# (repeat_for) and a KUnit suite's cases from the kernel log
+# (kunit_report).
 : "${LAB_ARCH:?}" "${KTAP_OUT:?}"
 TRACING=/sys/kernel/tracing
 
@@ -119,4 +120,51 @@ tracing_reset() {
 	echo >$TRACING/set_ftrace_filter
 	echo >$TRACING/trace
 	echo 1 >$TRACING/tracing_on
+}
+
+# kunit_report SUITE: the cases of KUnit suite SUITE, from the kernel log,
+# each a result kunit:SUITE:CASE with the case's own lines (expectations,
+# kunit_info) as diagnostics; a failure if the suite did not run
+kunit_report() {
+	local suite=$1 tab name v rest l
+	dmesg | sed 's/^\[[^]]*\] //' | awk -v suite="$suite" '
+	# Subtest header of the suite: its cases follow, one level deeper.
+	$1 == "#" && $2 == "Subtest:" { inside = ($3 == suite); lines = ""; next }
+	!inside { next }
+	# The suite result at the outer level ends it; other kernel messages
+	# are not indented.
+	/^(not )?ok [0-9]+ / { inside = 0; next }
+	!/^[ \t]/ { next }
+	{ sub(/^[ \t]+/, "") }
+	/^(not )?ok [0-9]+ / {
+		v = ($1 == "ok") ? "ok" : "fail"
+		name = ($1 == "ok") ? $3 : $4
+		why = ""
+		if (index($0, "# SKIP")) {
+			v = "skip"
+			why = substr($0, index($0, "# SKIP") + 7)
+		}
+		printf "%s\t%s\t%s%s\n", name, v, why, lines
+		lines = ""
+		next
+	}
+	/^(KTAP|1\.\.)/ { next }
+	{ sub(/^# /, ""); lines = lines "\t" $0 }
+	' >/tmp/kunit.txt
+
+	if [ ! -s /tmp/kunit.txt ]; then
+		ktap_fail "kunit:$suite:present" "KUnit suite $suite did not run"
+		return
+	fi
+	tab=$(printf '\t')
+	while IFS="$tab" read -r name v rest; do
+		case "$v" in
+		ok) ktap_ok "kunit:$suite:$name" ;;
+		skip) ktap_skip "kunit:$suite:$name" "${rest%%"$tab"*}"; continue ;;
+		*) ktap_fail "kunit:$suite:$name" ;;
+		esac
+		echo "$rest" | tr '\t' '\n' | sed '/^$/d' | while read -r l; do
+			ktap_diag "$l"
+		done
+	done </tmp/kunit.txt
 }

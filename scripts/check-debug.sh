@@ -1,9 +1,10 @@
 #!/bin/bash
 # check-debug.sh [ARCH...]: each architecture built again with
 # variants/debug/config (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
-# kmemleak) into build/out/ARCH-debug, booted, the guest suites run and
-# then the leaks scan; any report on a console fails that run. Default:
-# x86_64 arm64 riscv64. The last line is the total over all.
+# kmemleak, fault injection) into build/out/ARCH-debug, booted, the guest
+# suites run (the faults suite among them: its error paths under KASAN
+# and kmemleak) and then the leaks scan; any report on a console fails
+# that run. Default: DEBUG_ARCHS. The last line is the total over all.
 #
 # All kernels are built first and the guests then boot one after the
 # other, so that no guest shares the two host CPUs with a build.
@@ -24,7 +25,7 @@
 arches=${*:-$(make_var DEBUG_ARCHS)}
 # shellcheck disable=SC2086 # one architecture per word
 run_start $arches
-suites=startup,kunit,ftracetest,samples,sharing,bpf,leaks
+suites=startup,kunit,ftracetest,samples,sharing,bpf,faults,leaks
 booted=
 # debug_suites ARCH: SUITES if given, else the arch's own
 # (variants/debug/ARCH.env), else all of the list above

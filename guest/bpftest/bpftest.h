@@ -108,6 +108,8 @@ unsigned long long ksym_addr(const char *name);
 void test_paths(const char *id);
 void test_entry_exit(const char *id, int type, int word, uint64_t want, int key);
 void test_fmod_ret(const char *id, int key);
+void test_fmod_ret_errno(const char *id, int key);
+void test_probe_mem(const char *id, int key);
 void test_modify(const char *id, int k1, int k2);
 void test_link_limit(const char *id, int key);
 void test_link_limit_mixed(const char *id, int key);
@@ -122,6 +124,7 @@ int jited(int prog);
 int run_filter_n(int prog, unsigned int repeat, uint32_t *retval);
 void test_prog_target(const char *id, int type, int key);
 void test_tail_call(const char *id, int key);
+int load_kmulti_prog(int sum_key);
 int kmulti_attach(int prog, int ret, const uint64_t *addrs,
 		  const uint64_t *cookies, unsigned int cnt);
 void test_kprobe_multi(const char *id);
@@ -140,6 +143,11 @@ int prog_storm(int seconds);
 int attach_cycle(const char *func, int seconds);
 int attach_bench(int argc, char **argv);
 int attach_storm(int n);
+int faults(const char *ko);
+int module_insert(const char *ko);
+int module_remove(const char *name);
+void test_stale_trampoline(const char *id, const char *ko);
+void test_override(const char *id);
 long sys_bpf(int cmd, union bpf_attr *attr);
 
 #endif

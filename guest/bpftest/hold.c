@@ -236,9 +236,10 @@ int prog_storm(int seconds)
 }
 
 /*
- * For guest/suites/t-hazards.sh: an empty fentry program on @func attached and
- * detached until @seconds have passed. Prints "cycles N, attach mean M
- * ms, longest L ms", or "error ERRNO".
+ * For guest/suites/t-hazards.sh and t-preempt.sh: an empty fentry program
+ * on @func (a kernel function, or MODULE:FUNC) attached and detached until
+ * @seconds have passed. Prints "cycles N, attach mean M ms, longest L
+ * ms", or "error ERRNO".
  */
 int attach_cycle(const char *func, int seconds)
 {
@@ -246,15 +247,24 @@ int attach_cycle(const char *func, int seconds)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	int id = btf_func_id(func), prog, link, n = 0;
+	const char *sep = strchr(func, ':');
+	int id, fd = 0, prog, link, n = 0;
 	double total = 0, longest = 0, ms;
 	struct timespec start, t;
+	char mod[64];
 
-	if (id < 0) {
-		printf("error %d\n", -id);
+	if (sep) {
+		snprintf(mod, sizeof(mod), "%.*s", (int)(sep - func), func);
+		id = module_btf_func_id(mod, sep + 1);
+		fd = id < 0 ? 0 : module_btf_fd(mod);
+	} else {
+		id = btf_func_id(func);
+	}
+	if (id < 0 || fd < 0) {
+		printf("error %d\n", id < 0 ? -id : errno);
 		return 1;
 	}
-	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, 0,
+	prog = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, id, fd,
 			 insns, sizeof(insns) / sizeof(insns[0]));
 	if (prog < 0) {
 		printf("error %d\n", errno);

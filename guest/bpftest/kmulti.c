@@ -23,7 +23,7 @@
  * the return value register; else slot @sum_key of the slot map counts
  * the runs and adds up bpf_get_func_ip() ^ cookie.
  */
-static int load_kmulti_prog(int sum_key)
+int load_kmulti_prog(int sum_key)
 {
 	struct bpf_insn prog[40];
 	int n = 0, skip;

@@ -29,7 +29,8 @@
  *                                      FUNC of module MOD (vmlinux: built in),
  *                                      attached until killed
  *        bpftest HAS_DIRECT attach-cycle FUNC SECONDS  an empty fentry
- *                                      program on FUNC attached and detached
+ *                                      program on FUNC (or MODULE:FUNC)
+ *                                      attached and detached
  *                                      for SECONDS; prints the cycles made
  *        bpftest HAS_DIRECT prog-storm SECONDS  fentry and fexit attached
  *                                      and detached on a BPF program while
@@ -41,6 +42,16 @@
  *                                      labtarget's functions, detached in a
  *                                      random order while every CPU calls
  *                                      them: each call counted once
+ *        bpftest HAS_DIRECT stale LABTARGET.ko  labtarget loaded again
+ *                                      under detached programs, an IPMODIFY
+ *                                      ops beside fexit (stale.c)
+ *        bpftest HAS_DIRECT override  fexit on labtarget_check() while a
+ *                                      kprobe.multi program or fail_function
+ *                                      overrides it (faults.c)
+ *        bpftest HAS_DIRECT faults [MODULE.ko]  every attach and detach
+ *                                      of a program (and MODULE's load and
+ *                                      unload) with its 1st, 2nd, ...
+ *                                      allocation failed (faults.c)
  * environment: LAB_REACH_MIB (how far a site's call reaches, MiB) and
  * LAB_BPF_PATH (near or far) for bpf:trampoline-path
  */
@@ -87,7 +98,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	has_direct = argc > 1 && atoi(argv[1]) == 1;
-	map_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct slot), 24);
+	map_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct slot), 32);
 	args_map_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct args_value), 16);
 	if (map_fd < 0 || args_map_fd < 0) {
 		printf("fail bpf:map cannot create an array map: %s\n", strerror(errno));
@@ -109,6 +120,16 @@ int main(int argc, char **argv)
 		return attach_bench(argc - 3, argv + 3);
 	if (argc > 3 && !strcmp(argv[2], "attach-storm"))
 		return attach_storm(atoi(argv[3]));
+	if (argc > 2 && !strcmp(argv[2], "faults"))
+		return faults(argc > 3 ? argv[3] : NULL);
+	if (argc > 2 && !strcmp(argv[2], "override")) {
+		test_override("bpf:override-fexit");
+		return failed;
+	}
+	if (argc > 3 && !strcmp(argv[2], "stale")) {
+		test_stale_trampoline("bpf:stale-trampoline", argv[3]);
+		return failed;
+	}
 	show_time = 1;
 	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	test_entry_exit("bpf:fentry", BPF_TRACE_FENTRY, 0, 1, 0);
@@ -122,6 +143,8 @@ int main(int argc, char **argv)
 	test_module("bpf:module-fexit", "labtarget_add", BPF_TRACE_FEXIT, 2, 3, 0, 0, 10);
 	test_module("bpf:module-fmod_ret", "labtarget_check", BPF_MODIFY_RETURN, 0, 2,
 		    0x1234, 3, 11);
+	test_fmod_ret_errno("bpf:fmod_ret-errno", 24);
+	test_probe_mem("bpf:probe-mem", 29);
 	test_args("bpf:args12-fentry", "labtarget_args12", BPF_TRACE_FENTRY, 0, REFUSE_ARGS12);
 	test_args("bpf:args12-fexit", "labtarget_args12", BPF_TRACE_FEXIT, 1, REFUSE_ARGS12);
 	test_args("bpf:struct-args-fentry", "labtarget_structs", BPF_TRACE_FENTRY, 2, NULL);

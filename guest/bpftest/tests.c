@@ -507,3 +507,123 @@ void test_module(const char *id, const char *func, int type, int word,
 	close(link);
 	close(prog);
 }
+
+/*
+ * fmod_ret on labtarget_errno(), returning -22 in 32 bits as a program
+ * built for BPF's v3 CPU does ("w0 = -22": the upper half zero), while
+ * labtarget's caller takes the int result as a long: it must see -22
+ * there, negative, in each of 3 calls.
+ */
+void test_fmod_ret_errno(const char *id, int key)
+{
+	struct bpf_insn prog[] = {
+		MAP_LOOKUP(map_fd, key),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD),
+		INSN(BPF_ALU | BPF_MOV | BPF_K, 0, 0, 0, -22),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int id_fn = module_btf_func_id("labtarget", "labtarget_errno");
+	int fd = module_btf_fd("labtarget"), p, link;
+	unsigned int negative = 0;
+	long last = 0;
+	char buf[64];
+
+	if (id_fn < 0 || fd < 0) {
+		result("fail", id, "no BTF for labtarget_errno");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = prog_load(BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, id_fn, fd,
+		      prog, sizeof(prog) / sizeof(prog[0]));
+	close(fd);
+	link = attach_or_fail(id, p);
+	if (link < 0)
+		return;
+	if (labtarget_param("errno", 3, buf, sizeof(buf)) ||
+	    sscanf(buf, "%u %ld", &negative, &last) != 2)
+		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
+	else if (negative == 3 && last == -22 && slot(key).count == 3)
+		result("ok", id, NULL);
+	else
+		result("fail", id, "%u of 3 results negative, the last %ld, %llu runs; want 3, -22, 3",
+		       negative, last, (unsigned long long)slot(key).count);
+	close(link);
+	close(p);
+}
+
+/*
+ * Kernel-half addresses a BPF_PROBE_MEM load must survive on this
+ * architecture, besides those of the user half (NULL and up), which the
+ * JITs do not read. MIPS64: XKPHYS beyond RAM (a bus error) and XKSEG
+ * beyond what is mapped.
+ */
+static const uint64_t probe_addrs[] = {
+	0, 8, 0x1000,
+#if defined(__mips__) && __mips == 64
+	0x980000ff00000000ULL, 0xc000010000000000ULL,
+#endif
+};
+
+/*
+ * fentry on labtarget_deref(p), reading p->lo: the verifier makes the
+ * load BPF_PROBE_MEM, which must give 0 for each bad address, and count
+ * every call.
+ */
+void test_probe_mem(const char *id, int key)
+{
+	struct bpf_insn prog[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 6, 1, 0, 0),
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 6, 6, 0, 0),
+		MAP_LOOKUP(map_fd, key),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 6, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int fn = module_btf_func_id("labtarget", "labtarget_deref");
+	int fd = module_btf_fd("labtarget"), p, link;
+	unsigned int i, n = sizeof(probe_addrs) / sizeof(probe_addrs[0]);
+	char buf[32];
+	struct slot s;
+
+	if (fn < 0 || fd < 0) {
+		result("fail", id, "no BTF for labtarget_deref");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, fn, fd,
+		      prog, sizeof(prog) / sizeof(prog[0]));
+	close(fd);
+	link = attach_or_fail(id, p);
+	if (link < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		int wfd = open("/sys/module/labtarget/parameters/deref", O_WRONLY);
+		int len = snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)probe_addrs[i]);
+
+		if (wfd < 0 || write(wfd, buf, len) != len) {
+			result("fail", id, "cannot call labtarget_deref(%s): %s", buf, strerror(errno));
+			if (wfd >= 0)
+				close(wfd);
+			goto out;
+		}
+		close(wfd);
+		s = slot(key);
+		if (s.count != i + 1 || s.value) {
+			result("fail", id, "labtarget_deref(%s): the program read %#llx, %llu runs; want 0, %u",
+			       buf, (unsigned long long)s.value, (unsigned long long)s.count, i + 1);
+			goto out;
+		}
+	}
+	printf("# %s: %u addresses read as 0\n", id, n);
+	result("ok", id, NULL);
+out:
+	close(link);
+	close(p);
+}

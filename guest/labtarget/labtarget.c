@@ -14,6 +14,13 @@
  * gives what each returned, summed over the calls: a trampoline that
  * calls the function with an argument out of place changes the sums.
  *
+ * Writing an address to .../parameters/deref calls labtarget_deref() with
+ * it, for a tracing program to follow.
+ *
+ * Writing N to .../parameters/errno calls labtarget_errno() N times, its
+ * result taken as a long; reading it gives how many were negative and the
+ * last (below).
+ *
  * Writing N to .../parameters/fns calls each of the LABTARGET_NFNS
  * functions labtarget_fn000() to labtarget_fn999() N times, for the
  * kprobe.multi tests that attach to all of them at once; reading it gives
@@ -24,6 +31,10 @@
  *
  * Writing N to .../parameters/icache_flush (riscv64) calls
  * flush_icache_all() N times, for the hazards suite.
+ *
+ * Writing labtarget_add to .../parameters/redirect_ops sends its calls to
+ * labtarget_add_alt(), which returns 1000 more, through an IPMODIFY
+ * ftrace_ops, as livepatch does.
  *
  * Writing a function's name to .../parameters/regs_ops attaches an
  * ftrace_ops asking for pt_regs (SAVE_REGS where the architecture has
@@ -71,6 +82,104 @@ noinline int labtarget_check(int x)
 	return ret;
 }
 ALLOW_ERROR_INJECTION(labtarget_check, ERRNO);
+
+/*
+ * An int function whose caller takes its result as a long, as the
+ * kernel's callers of an error-returning function do: an fmod_ret
+ * program that returns an errno in 32 bits (BPF's "w0 = -22", which
+ * zero-extends) must still be negative there. ELFv2 (ppc64) leaves the
+ * extension to the callee, here the trampoline. Writing N to
+ * .../parameters/errno makes N calls; reading it gives how many results
+ * were negative, and the last one.
+ */
+int labtarget_errno(int x);
+noinline int labtarget_errno(int x)
+{
+	int ret = 0;
+
+	asm volatile ("" : "+r" (ret) : "r" (x));
+	return ret;
+}
+ALLOW_ERROR_INJECTION(labtarget_errno, ERRNO);
+
+static int (*volatile errno_fn)(int) = labtarget_errno;
+static unsigned int errno_negative;
+static long errno_last;
+
+static int errno_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i, n;
+	int ret;
+	long r;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	errno_negative = 0;
+	for (i = 0; i < n; i++) {
+		r = errno_fn(i);
+		if (r < 0)
+			errno_negative++;
+		errno_last = r;
+	}
+	return 0;
+}
+
+static int errno_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u %ld\n", errno_negative, errno_last);
+}
+
+static const struct kernel_param_ops errno_ops = {
+	.set = errno_set,
+	.get = errno_get,
+};
+module_param_cb(errno, &errno_ops, NULL, 0644);
+MODULE_PARM_DESC(errno, "write N: N calls of labtarget_errno(); read: the negative results and the last");
+
+/*
+ * A function given a pointer it does not follow, for a tracing program
+ * that does (a BPF_PROBE_MEM load): writing an address to
+ * .../parameters/deref calls labtarget_deref() with it; reading gives the
+ * calls made. A bad address must give the program 0, not an oops.
+ */
+struct labtarget_pair;
+u64 labtarget_deref(struct labtarget_pair *p);
+noinline u64 labtarget_deref(struct labtarget_pair *p)
+{
+	unsigned long v = (unsigned long)p;
+
+	asm volatile ("" : "+r" (v));
+	return v;
+}
+
+static u64 (*volatile deref_fn)(struct labtarget_pair *) = labtarget_deref;
+static unsigned long deref_calls;
+
+static int deref_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long addr;
+	int ret;
+
+	ret = kstrtoul(val, 0, &addr);
+	if (ret)
+		return ret;
+	deref_fn((struct labtarget_pair *)addr);
+	deref_calls++;
+	return 0;
+}
+
+static int deref_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", deref_calls);
+}
+
+static const struct kernel_param_ops deref_ops = {
+	.set = deref_set,
+	.get = deref_get,
+};
+module_param_cb(deref, &deref_ops, NULL, 0644);
+MODULE_PARM_DESC(deref, "write ADDR: labtarget_deref(ADDR), which a tracing program may follow; read: the calls");
 
 /*
  * Functions whose arguments take more than the argument registers of
@@ -249,6 +358,17 @@ module_param_cb(fns, &fns_ops, NULL, 0644);
 MODULE_PARM_DESC(fns, "write N: call each of the 1000 labtarget_fnNNN() N times; read: the sum of their results");
 
 static int sum, rejected;
+
+/*
+ * What labtarget_add() becomes under redirect_ops (below), as a livepatch
+ * replaces a function: its result is 1000 more.
+ */
+int labtarget_add_alt(int a, int b);
+noinline int labtarget_add_alt(int a, int b)
+{
+	asm volatile ("" : "+r" (a) : "r" (b));
+	return a + b + 1000;
+}
 
 static int call_set(const char *val, const struct kernel_param *kp)
 {
@@ -452,6 +572,70 @@ static int ops_storm_set(const char *val, const struct kernel_param *kp)
 	return ret;
 }
 
+/*
+ * An IPMODIFY ftrace_ops that sends labtarget_add() to labtarget_add_alt(),
+ * as livepatch does: with a BPF fexit program on labtarget_add(), the
+ * trampoline must call the function the ops chose (x86_64's trampolines
+ * shared with an IPMODIFY ops call it through the stack), or the
+ * architecture refuse the pair. Writing "labtarget_add" to
+ * .../parameters/redirect_ops attaches it, "-" detaches it; reading it
+ * gives the calls it redirected.
+ */
+static unsigned long redirect_hits;
+static bool redirect_on;
+
+static void notrace redirect_func(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ftrace_instruction_pointer_set(fregs, (unsigned long)labtarget_add_alt);
+	WRITE_ONCE(redirect_hits, redirect_hits + 1);
+}
+
+static struct ftrace_ops redirect_ops = {
+	.func	= redirect_func,
+	.flags	= FTRACE_OPS_FL_IPMODIFY |
+		  (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS) ?
+		   FTRACE_OPS_FL_SAVE_REGS : 0),
+};
+
+static int redirect_set(const char *val, const struct kernel_param *kp)
+{
+	char name[KSYM_NAME_LEN];
+	int ret = 0;
+
+	strscpy(name, val, sizeof(name));
+	strim(name);
+	mutex_lock(&regs_lock);
+	if (redirect_on) {
+		ret = unregister_ftrace_function(&redirect_ops);
+		ftrace_free_filter(&redirect_ops);
+		redirect_on = false;
+	}
+	if (!ret && strcmp(name, "-")) {
+		redirect_hits = 0;
+		ret = ftrace_set_filter(&redirect_ops, name, strlen(name), 1);
+		if (!ret)
+			ret = register_ftrace_function(&redirect_ops);
+		if (ret)
+			ftrace_free_filter(&redirect_ops);
+		redirect_on = !ret;
+	}
+	mutex_unlock(&regs_lock);
+	return ret;
+}
+
+static int redirect_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(redirect_hits));
+}
+
+static const struct kernel_param_ops redirect_param_ops = {
+	.set = redirect_set,
+	.get = redirect_get,
+};
+module_param_cb(redirect_ops, &redirect_param_ops, NULL, 0644);
+MODULE_PARM_DESC(redirect_ops, "write FUNC: send FUNC to labtarget_add_alt() (IPMODIFY), -: detach; read: calls sent");
+
 static int ops_storm_get(char *buf, const struct kernel_param *kp)
 {
 	return sysfs_emit(buf, "%u\n", storm_rounds);
@@ -466,8 +650,8 @@ MODULE_PARM_DESC(ops_storm, "write N: N rounds of plain and REGS ops on labtarge
 #endif /* CONFIG_FUNCTION_TRACER */
 
 /*
- * For the preempt suite: a kernel thread on one CPU that calls
- * labtarget_add() until it is stopped, outside the module's parameter
+ * For the preempt and faults suites: a kernel thread on one CPU that
+ * calls labtarget_add() and labtarget_check() until it is stopped, outside the module's parameter
  * lock, which ops_storm holds while it runs (a caller writing to the
  * call parameter would wait for it). Writing a CPU number to
  * .../parameters/caller_cpu starts it there, -1 stops it; reading gives
@@ -480,6 +664,7 @@ static int caller_fn(void *unused)
 {
 	while (!kthread_should_stop()) {
 		labtarget_add(caller_calls & 0xff, 1);
+		labtarget_check(caller_calls & 0xff);
 		WRITE_ONCE(caller_calls, caller_calls + 1);
 		/* updates wait for RCU tasks: never sleeping, report it */
 		cond_resched_tasks_rcu_qs();
@@ -640,6 +825,7 @@ static void __exit labtarget_exit(void)
 #ifdef CONFIG_FUNCTION_TRACER
 	regs_set("-", NULL);
 	plain_set("-", NULL);
+	redirect_set("-", NULL);
 #endif
 }
 module_exit(labtarget_exit);

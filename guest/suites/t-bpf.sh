@@ -13,7 +13,10 @@
 # module in use), through the real bpf() syscall (guest/bpftest/); which
 # path each kernel and module function took to its trampoline, near (the
 # site calls it) or far (through ftrace_caller and the site's ops), against
-# what arches/ARCH.env says this arch's lab kernel must take.
+# what arches/ARCH.env says this arch's lab kernel must take; a program
+# on labtarget's function after the module came back at the same address
+# beside programs left loaded for it, with an IPMODIFY ops that sends the
+# function elsewhere (as livepatch) joining it and there first.
 . /lab/lib.sh
 
 # An architecture whose BPF has no trampoline, with or without the series
@@ -34,6 +37,9 @@ echo 1 >/proc/sys/net/core/bpf_jit_kallsyms ||
 modprobe labtarget 2>/tmp/modprobe.err ||
 	ktap_diag "modprobe labtarget: $(cat /tmp/modprobe.err)"
 bpftest
+# labtarget loaded again under detached programs, and an IPMODIFY ops
+# beside fexit (guest/bpftest/stale.c)
+bpftest stale "$(find /lib/modules -name labtarget.ko | head -n 1)"
 # Every program is detached now: the module that bpf:module-busy could
 # not unload goes, and leaves no patched site behind.
 labtarget_unload bpf:module-unload

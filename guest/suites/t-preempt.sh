@@ -19,6 +19,16 @@
 # in ftrace_caller before it loads the site's ops. The REGS ops counts
 # the calls it gets without pt_regs (a kprobe's handler would dereference
 # NULL there): there must be none.
+#
+# preempt:last-detach: the function tracer on labtarget_add() in the top
+# instance and in a second one, so that its site calls the list function,
+# which walks the ops list; a kernel thread on another CPU calls it, and
+# an fentry program is attached to it and detached again and again. On
+# x86_64, arm64 and riscv64 every BPF trampoline is on one ftrace_ops, the
+# kernel's own data, and each detach here removes its last function: a
+# walker that loaded that ops before it left the list must find it still
+# callable (a NULL func is an ftrace bug: ftrace_kill()) and its filter no
+# wider. After the storm the function tracer must still record the calls.
 . /lab/lib.sh
 
 SECONDS_EACH=${LAB_PREEMPT_SECONDS:-120}
@@ -98,5 +108,47 @@ if [ "${1:-}" = loop ]; then
 	exit 0
 fi
 
+last_detach() {
+	local id=preempt:last-detach p=/sys/module/labtarget/parameters
+	local inst=$TRACING/instances/lab rc=0 cpus
+	if [ -f /lab/bpf.skip ]; then
+		ktap_skip $id "$(cat /lab/bpf.skip)"
+		return
+	fi
+	if ! modprobe labtarget 2>/tmp/modprobe.err; then
+		ktap_fail $id "modprobe labtarget: $(cat /tmp/modprobe.err)"
+		return
+	fi
+	tracing_reset
+	mkdir $inst
+	for t in $TRACING $inst; do
+		echo labtarget_add >$t/set_ftrace_filter
+		echo function >$t/current_tracer
+	done
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	echo $((cpus - 1)) >$p/caller_cpu
+	/lab/bpftest 1 attach-cycle labtarget:labtarget_add "$SECONDS_EACH" \
+		>/tmp/ldetach.out 2>&1 || rc=$?
+	echo >$TRACING/trace
+	echo 3 >$p/call
+	echo -1 >$p/caller_cpu
+	if [ $rc != 0 ] || ! grep -q '^cycles [1-9]' /tmp/ldetach.out; then
+		ktap_fail $id "bpftest attach-cycle exited with $rc:" "$(cat /tmp/ldetach.out)"
+	elif ! grep -q 'labtarget_add' $TRACING/trace; then
+		ktap_fail $id "the function tracer no longer records labtarget_add()" \
+			"$(dmesg | grep -i ftrace | tail -n 5)"
+	else
+		ktap_ok $id
+		ktap_diag "in $SECONDS_EACH s: $(cat /tmp/ldetach.out)"
+	fi
+	for t in $inst $TRACING; do
+		echo nop >$t/current_tracer
+		echo >$t/set_ftrace_filter
+	done
+	rmdir $inst
+	rmmod labtarget
+}
+
 bpf_prog_entry
 caller_ops
+last_detach
