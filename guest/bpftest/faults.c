@@ -247,7 +247,7 @@ static void sweep(struct sweep *s)
 	}
 	if (n > SWEEP_MAX)
 		sweep_fail(s, n, "still failing allocations after %d", SWEEP_MAX);
-	printf("# %s: %u injection points, the call failed at %u\n", s->id, n - 1, nfailed);
+	printf("# %s: %u injection points, %u of them failed the call\n", s->id, n - 1, nfailed);
 	if (!s->bad)
 		result("ok", s->id, NULL);
 }

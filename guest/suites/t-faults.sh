@@ -27,6 +27,11 @@ done
 echo N >$FI/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$FI/fail_page_alloc/min-order
 
+# The allocator prints a stack for each allocation failed without
+# __GFP_NOWARN (warn_alloc()): the judge takes those for this suite's own
+# between these lines (scripts/judge.sh); any other report still counts.
+echo "lab: failed allocations expected begins (the faults suite)" >/dev/console
+
 if [ -w /sys/module/ftrace_direct_kunit/parameters/run_faults ]; then
 	echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
 	kunit_report ftrace_direct_faults
@@ -47,12 +52,14 @@ else
 	ko=$(find /lib/modules -name ftrace-direct.ko | head -n 1)
 	[ -n "$ko" ] || ktap_diag "no ftrace-direct.ko: the module sweeps are left out"
 	bpftest faults $ko
-	bpftest override
 	echo -1 >/sys/module/labtarget/parameters/caller_cpu
 	ktap_diag "labtarget's caller made $(cat /sys/module/labtarget/parameters/caller_cpu) calls"
+	# counts every call of labtarget_check(): no other caller
+	bpftest override
 	labtarget_unload faults:labtarget-unload
 fi
 
 for f in failslab fail_page_alloc; do
 	echo Y >$FI/$f/ignore-gfp-wait
 done
+echo "lab: failed allocations expected ends" >/dev/console
