@@ -24,6 +24,19 @@ int module_remove(const char *name)
 
 #define REDIRECT	"/sys/module/labtarget/parameters/redirect_ops"
 #define STALE_TRAMPS	4
+
+/*
+ * What a trampoline with fexit programs does with a call that an IPMODIFY
+ * ops sent to another function: x86_64's calls that function (it is
+ * rebuilt with BPF_TRAMP_F_ORIG_STACK), so its programs see the call; on
+ * arm64, riscv64 and s390x the ops took the call over and the trampoline
+ * is not called; ppc64's and MIPS64's refuse the pair (ENOTSUPP).
+ */
+#if defined(__x86_64__)
+#define MOVED_SEEN	1
+#else
+#define MOVED_SEEN	0
+#endif
 #define STALE_KEY	26
 #define FEXIT_KEY	27
 
@@ -48,6 +61,7 @@ static int expect_calls(const char *id, const char *what, int redirected,
 			uint64_t *count)
 {
 	int sum, rejected, want_sum = 6 + (redirected ? 3000 : 0);
+	int seen = redirected ? MOVED_SEEN : 1;
 	uint64_t want_ret = 3 + (redirected ? 1000 : 0);
 	struct slot s;
 
@@ -56,10 +70,11 @@ static int expect_calls(const char *id, const char *what, int redirected,
 		return -1;
 	}
 	s = slot(FEXIT_KEY);
-	if (sum != want_sum || s.count != *count + 3 || s.value != want_ret) {
-		result("fail", id, "%s: sum %d, fexit saw %llu calls returning %llu; want %d, %llu, %llu",
+	if (sum != want_sum || s.count != *count + 3 * seen ||
+	    (seen && s.value != want_ret)) {
+		result("fail", id, "%s: sum %d, fexit saw %llu calls returning %llu; want %d, %d, %llu",
 		       what, sum, (unsigned long long)(s.count - *count),
-		       (unsigned long long)s.value, want_sum, 3ULL,
+		       (unsigned long long)s.value, want_sum, 3 * seen,
 		       (unsigned long long)want_ret);
 		return -1;
 	}
@@ -84,38 +99,42 @@ static int refused(const char *id, const char *what)
 }
 
 /*
- * A program loaded for a module's function and detached keeps its
- * trampoline, with the function's address, when the module goes; loaded
- * again at the same address, the module's function gets a new trampoline
- * for a new program. An IPMODIFY ops (labtarget's redirect_ops, as
+ * Two programs loaded for a module's function, one attached and detached
+ * again: the other, never attached, keeps the trampoline, which the
+ * attach left marked as ftrace's, when the module goes; loaded again at
+ * the same address, the module's function gets a new trampoline for a new
+ * program. An IPMODIFY ops (labtarget's redirect_ops, as
  * livepatch) joining the function, or there first, asks BPF's ops_func
  * about it, which must answer for the attached trampoline, not an old one:
  * the fexit program then sees the calls of the function the ops chose.
  */
 void test_stale_trampoline(const char *id, const char *ko)
 {
-	int old[STALE_TRAMPS], prog = -1, link = -1, r, same = 0;
+	int old[2 * STALE_TRAMPS], prog = -1, link = -1, r, same = 0;
 	unsigned long long addr = ksym_addr("labtarget_add");
 	uint64_t count;
 
-	for (r = 0; r < STALE_TRAMPS; r++) {
+	for (r = 0; r < 2 * STALE_TRAMPS; r += 2) {
 		old[r] = load_module_prog("labtarget", "labtarget_add",
 					  BPF_TRACE_FEXIT, WORD_RET, STALE_KEY, 0);
-		link = old[r] < 0 ? -1 : attach(old[r]);
+		old[r + 1] = load_module_prog("labtarget", "labtarget_add",
+					      BPF_TRACE_FEXIT, WORD_RET, STALE_KEY, 0);
+		link = old[r] < 0 || old[r + 1] < 0 ? -1 : attach(old[r]);
 		if (link < 0) {
 			step_failed(id, "attach the program left behind");
+			r += 2;
 			goto out;
 		}
 		close(link);
 		link = -1;
 		if (module_remove("labtarget") || module_insert(ko)) {
 			result("fail", id, "cannot load labtarget again: %s", strerror(errno));
-			r++;
+			r += 2;
 			goto out;
 		}
 		same += ksym_addr("labtarget_add") == addr;
 	}
-	printf("# %s: labtarget_add at the same address %d of %d times\n", id, same, r);
+	printf("# %s: labtarget_add at the same address %d of %d times\n", id, same, r / 2);
 
 	prog = load_module_prog("labtarget", "labtarget_add", BPF_TRACE_FEXIT,
 				WORD_RET, FEXIT_KEY, 0);

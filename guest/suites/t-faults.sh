@@ -45,6 +45,8 @@ else
 	echo 1 >/proc/sys/net/core/bpf_jit_enable
 	modprobe labtarget 2>/tmp/modprobe.err ||
 		ktap_diag "modprobe labtarget: $(cat /tmp/modprobe.err)"
+	# first, with no other caller: it counts every call of labtarget_check()
+	bpftest override
 	# the function's other caller, on the last CPU (bpftest is on CPU 0)
 	cpus=$(grep -c '^processor' /proc/cpuinfo)
 	echo $((cpus - 1)) >/sys/module/labtarget/parameters/caller_cpu ||
@@ -54,8 +56,6 @@ else
 	bpftest faults $ko
 	echo -1 >/sys/module/labtarget/parameters/caller_cpu
 	ktap_diag "labtarget's caller made $(cat /sys/module/labtarget/parameters/caller_cpu) calls"
-	# counts every call of labtarget_check(): no other caller
-	bpftest override
 	labtarget_unload faults:labtarget-unload
 fi
 
