@@ -373,7 +373,8 @@ static int write_str(const char *path, const char *s)
  * labtarget_check() overridden to return -12 at entry: by a kprobe.multi
  * program's bpf_override_return() where the kernel has both, else by
  * fail_function (a kprobe whose pre_handler moves the ip). Returns the
- * kprobe.multi link, 0 for fail_function, -1 if neither is there.
+ * kprobe.multi link, 0 for fail_function, -1 if neither is there, -2 if
+ * fail_function refused the function.
  */
 static int override_on(const char **how)
 {
@@ -396,13 +397,26 @@ static int override_on(const char **how)
 			return link;
 		}
 	}
-	if (write_str(FEI "/inject", "labtarget_check") ||
-	    write_str(FEI "/labtarget_check/retval", "-12") ||
-	    write_str(FEI "/probability", "100") ||
-	    write_str(FEI "/interval", "1") ||
-	    write_str(FEI "/times", "-1") ||
-	    write_str(FEI "/verbose", "0"))
+	/* the debugfs files take unsigned values: -12 as 64 bits */
+	static const char * const fei[][2] = {
+		{ FEI "/inject", "labtarget_check" },
+		{ FEI "/labtarget_check/retval", "0xfffffffffffffff4" },
+		{ FEI "/probability", "100" },
+		{ FEI "/interval", "1" },
+		{ FEI "/times", "-1" },
+		{ FEI "/verbose", "0" },
+	};
+	unsigned int i;
+
+	if (access(FEI, F_OK))
 		return -1;
+	for (i = 0; i < sizeof(fei) / sizeof(fei[0]); i++) {
+		if (write_str(fei[i][0], fei[i][1])) {
+			printf("# fail_function: cannot write %s to %s: %s\n",
+			       fei[i][1], fei[i][0], strerror(errno));
+			return -2;
+		}
+	}
 	*how = "fail_function";
 	return 0;
 }
@@ -434,8 +448,12 @@ void test_override(const char *id)
 	if (link < 0)
 		return;
 	ovr = override_on(&how);
-	if (ovr < 0) {
+	if (ovr == -1) {
 		result("skip", id, "no kprobe.multi override (BPF_KPROBE_OVERRIDE, FPROBE) and no fail_function (FAIL_FUNCTION)");
+		goto out;
+	}
+	if (ovr < 0) {
+		result("fail", id, "fail_function refused labtarget_check()");
 		goto out;
 	}
 	printf("# %s: the override is %s\n", id, how);
