@@ -442,6 +442,11 @@ void test_override(const char *id)
 	const char *how = NULL;
 	uint64_t before;
 
+#ifdef __mips__
+	/* its override is a break at the entry, before the site */
+	result("skip", id, "MIPS64's site follows the prologue: no callback of its ftrace moves the ip");
+	return;
+#endif
 	prog = load_module_prog("labtarget", "labtarget_check", BPF_TRACE_FEXIT,
 				WORD_RET, OVERRIDE_KEY, 0);
 	link = attach_or_fail(id, prog);
