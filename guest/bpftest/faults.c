@@ -12,6 +12,8 @@
  * Reports on the console (WARN, BUG, KASAN) fail the run on the host.
  */
 #include "bpftest.h"
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 
 #define SWEEP_MAX	2000
 #define CALLS_KEY	25
@@ -370,9 +372,39 @@ static int write_str(const char *path, const char *s)
 }
 
 /*
+ * A perf kprobe on @func with BPF program @prog: the event's fd, or -1.
+ * The kprobe PMU's type is read from sysfs; config1 names the function,
+ * config2 is the offset.
+ */
+static int perf_kprobe(int prog, const char *func)
+{
+	struct perf_event_attr attr;
+	char buf[32] = "";
+	int fd;
+
+	if (read_file("/sys/bus/event_source/devices/kprobe/type", buf, sizeof(buf)))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = atoi(buf);
+	attr.config1 = (uintptr_t)func;
+	attr.config2 = 0;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * labtarget_check() overridden to return -12 at entry: by a kprobe.multi
- * program's bpf_override_return() where the kernel has both, else by
- * fail_function (a kprobe whose pre_handler moves the ip). Returns the
+ * program's bpf_override_return() where the kernel has both, else by a
+ * kprobe program's (a kprobe on ftrace whose handler moves the ip), else
+ * by fail_function (a kprobe too). Returns the
  * kprobe.multi link, 0 for fail_function, -1 if neither is there, -2 if
  * fail_function refused the function.
  */
@@ -394,6 +426,17 @@ static int override_on(const char **how)
 		close(prog);
 		if (link >= 0) {
 			*how = "a kprobe.multi program's bpf_override_return()";
+			return link;
+		}
+	}
+	/* a kprobe (on ftrace where the function's site is) by perf */
+	prog = prog_load(BPF_PROG_TYPE_KPROBE, 0, 0, 0,
+			 insns, sizeof(insns) / sizeof(insns[0]));
+	if (prog >= 0) {
+		link = perf_kprobe(prog, "labtarget_check");
+		close(prog);
+		if (link >= 0) {
+			*how = "a kprobe program's bpf_override_return()";
 			return link;
 		}
 	}
@@ -462,6 +505,16 @@ void test_override(const char *id)
 		goto out;
 	}
 	printf("# %s: the override is %s\n", id, how);
+	{
+		/* where the kprobe sits: [FTRACE] if on the function's site */
+		static char list[8192];
+		char *l;
+
+		read_file("/sys/kernel/debug/kprobes/list", list, sizeof(list));
+		for (l = strtok(list, "\n"); l; l = strtok(NULL, "\n"))
+			if (strstr(l, "labtarget_check"))
+				printf("# %s: kprobe %s\n", id, l);
+	}
 	before = slot(OVERRIDE_KEY).count;
 	if (labtarget_call(3, &sum, &rejected)) {
 		result("fail", id, "cannot drive labtarget: %s", strerror(errno));
