@@ -105,6 +105,7 @@ void step_failed(const char *id, const char *what);
 int attach_or_fail(const char *id, int prog);
 int direct_on(const char *func);
 unsigned long long ksym_addr(const char *name);
+void show_records(const char *func);
 void test_paths(const char *id);
 void test_entry_exit(const char *id, int type, int word, uint64_t want, int key);
 void test_fmod_ret(const char *id, int key);

@@ -168,8 +168,14 @@ static void check_link(struct sweep *s, unsigned int n, int ret, int err)
 	int attached = s->attach && ret >= 0;
 
 	if (attached) {
-		if (counting() != 1)
+		if (counting() != 1) {
 			sweep_fail(s, n, "attached, but the program does not count the calls");
+			show_records(s->func);
+			/* the same a second later: late or never */
+			sleep(1);
+			printf("# %s: a second later the program %s\n", s->id,
+			       counting() == 1 ? "counts them" : "still does not count them");
+		}
 		close(ret);
 	} else if (s->attach && (!err || err == ENOTSUPP)) {
 		sweep_fail(s, n, "failed with errno %d", err);

@@ -66,7 +66,7 @@ int direct_on(const char *func)
 }
 
 /* What enabled_functions says of @func and the line after, for a report */
-static void show_records(const char *func)
+void show_records(const char *func)
 {
 	char line[512];
 	int next = 0;
