@@ -114,6 +114,7 @@ void test_probe_mem(const char *id, int key);
 void test_modify(const char *id, int k1, int k2);
 void test_link_limit(const char *id, int key);
 void test_link_limit_mixed(const char *id, int key);
+int write_str(const char *path, const char *s);
 int labtarget_param(const char *param, int n, char *buf, size_t size);
 int labtarget_call(int n, int *sum, int *rejected);
 void test_module(const char *id, const char *func, int type, int word,

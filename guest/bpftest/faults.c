@@ -365,18 +365,6 @@ int faults(const char *ko)
 #define FEI "/sys/kernel/debug/fail_function"
 #define OVERRIDE_KEY	28
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * A perf kprobe on @func with BPF program @prog: the event's fd, or -1.
  * The kprobe PMU's type is read from sysfs; config1 names the function,

@@ -42,14 +42,7 @@ int module_remove(const char *name)
 
 static int redirect(const char *func)
 {
-	int fd = open(REDIRECT, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, func, strlen(func)) < 0)
-		ret = -1;
-	close(fd);
-	return ret;
+	return write_str(REDIRECT, func);
 }
 
 /*

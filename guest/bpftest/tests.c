@@ -430,6 +430,19 @@ void test_link_limit_mixed(const char *id, int key)
 	link_limit(id, key, "bpf_modify_return_test", kinds, 3, 1, 0x10004);
 }
 
+/* Write @s to the file @path (a sysfs or debugfs knob): 0, or -1 */
+int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
 /*
  * Write @n to labtarget's parameter @param, which makes the calls, and
  * read back what it reports into @buf: 0, or -1 with errno set.
@@ -509,6 +522,29 @@ void test_module(const char *id, const char *func, int type, int word,
 }
 
 /*
+ * Load @insns as a tracing program of @attach_type on labtarget's @func
+ * and attach it: the link, or -1 with the failure reported under @id.
+ * The program's fd is left in @prog.
+ */
+static int labtarget_attach(const char *id, const char *func, int attach_type,
+			    const struct bpf_insn *insns, int n, int *prog)
+{
+	int fn = module_btf_func_id("labtarget", func);
+	int fd = module_btf_fd("labtarget");
+
+	*prog = -1;
+	if (fn < 0 || fd < 0) {
+		result("fail", id, "no BTF for %s", func);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*prog = prog_load(BPF_PROG_TYPE_TRACING, attach_type, fn, fd, insns, n);
+	close(fd);
+	return attach_or_fail(id, *prog);
+}
+
+/*
  * fmod_ret on labtarget_errno(), returning -22 in 32 bits as a program
  * built for BPF's v3 CPU does ("w0 = -22": the upper half zero), while
  * labtarget's caller takes the int result as a long: it must see -22
@@ -524,22 +560,13 @@ void test_fmod_ret_errno(const char *id, int key)
 		INSN(BPF_ALU | BPF_MOV | BPF_K, 0, 0, 0, -22),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	int id_fn = module_btf_func_id("labtarget", "labtarget_errno");
-	int fd = module_btf_fd("labtarget"), p, link;
 	unsigned int negative = 0;
 	long last = 0;
 	char buf[64];
+	int p, link;
 
-	if (id_fn < 0 || fd < 0) {
-		result("fail", id, "no BTF for labtarget_errno");
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	p = prog_load(BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, id_fn, fd,
-		      prog, sizeof(prog) / sizeof(prog[0]));
-	close(fd);
-	link = attach_or_fail(id, p);
+	link = labtarget_attach(id, "labtarget_errno", BPF_MODIFY_RETURN, prog,
+				sizeof(prog) / sizeof(prog[0]), &p);
 	if (link < 0)
 		return;
 	if (labtarget_param("errno", 3, buf, sizeof(buf)) ||
@@ -585,29 +612,18 @@ void test_probe_mem(const char *id, int key)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	int fn = module_btf_func_id("labtarget", "labtarget_deref");
-	int fd = module_btf_fd("labtarget"), p, link;
 	unsigned int i, n = sizeof(probe_addrs) / sizeof(probe_addrs[0]);
 	char buf[32];
 	struct slot s;
+	int p, link;
 
 #ifdef __s390x__
 	/* the kernel has its own address space: 0 is its lowcore */
 	result("skip", id, "s390x has no user half in the kernel's address space: 0 up is the lowcore");
-	if (fd >= 0)
-		close(fd);
 	return;
 #endif
-	if (fn < 0 || fd < 0) {
-		result("fail", id, "no BTF for labtarget_deref");
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	p = prog_load(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, fn, fd,
-		      prog, sizeof(prog) / sizeof(prog[0]));
-	close(fd);
-	link = attach_or_fail(id, p);
+	link = labtarget_attach(id, "labtarget_deref", BPF_TRACE_FENTRY, prog,
+				sizeof(prog) / sizeof(prog[0]), &p);
 	if (link < 0)
 		return;
 	for (i = 0; i < n; i++) {
