@@ -3,6 +3,7 @@
 # base, and scripts/checkpatch.pl --strict passes on each (errors fail,
 # warnings and checks are shown).  Writes build/results/series.tap.
 . "$(dirname "$0")/../lib.sh"
+. "$LAB/scripts/series/base.sh"
 
 [ -e "$SRC/.git" ] || die "no work tree at build/linux: run 'make tree'"
 mkdir -p "$RESULTS"
@@ -64,7 +65,31 @@ if out=$("$LAB/scripts/series/fixes-audit.sh" 2>&1); then
 else
 	res "not ok" "fixes-audit:answers" "$(printf '%s\n' "$out" | grep -v '^\(carried\|not-applicable\) ' | head -n 30)"
 fi
+# Information, not a result: whether the series applies to the newest
+# base apt serves, when BASE pins an older one ('make rebase-base').
+newest() {
+	local v p i=0
+	v=$(served_newest)
+	if [ -z "$v" ]; then
+		echo "apt serves no $PACKAGE: no newer base tried"
+	elif [ "$v" = "$VERSION" ]; then
+		echo "BASE pins $PACKAGE $VERSION, the newest apt serves"
+	elif ! fetch_base "$v" >/dev/null; then
+		echo "$PACKAGE $v is served, but its download failed: not tried"
+	else
+		git -C "$SRC" read-tree "$(base_commit "$SRC")"
+		for p in $patches; do
+			i=$((i + 1))
+			git -C "$SRC" apply -q --cached -3 "$LAB/patches/$p" >/dev/null 2>&1 ||
+				{ echo "$PACKAGE $v is served: patch $i, $p, does not apply to it"; return; }
+		done
+		echo "$PACKAGE $v is served: the series applies to it ('make rebase-base' moves BASE)"
+	fi
+}
+newest=$(newest)
+echo "# $newest" >>"$body"
 { echo "KTAP version 1"; echo "1..$n"; cat "$body"; } >"$tap"
 fail=$(grep -c '^not ok' "$tap" || true)
 step "series: $(echo "$patches" | grep -c . || true) patches, $fail failures ($tap)"
+note "$newest"
 [ "$fail" = 0 ]

@@ -6,37 +6,24 @@
 #   FORCE=1                      rebuild even if build/linux holds work
 #                                that is not exported into patches/
 . "$(dirname "$0")/../lib.sh"
-
-# A fixed identity and date: the base commit has the same id everywhere.
-export GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@localhost
-export GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost
-export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
+. "$LAB/scripts/series/base.sh"
+base_identity
 
 # fetch_debian: the pinned tarball, or what Debian serves now, with a warning.
 fetch_debian() {
-	local dl=$BUILD/dl deb tar sum
-	mkdir -p "$dl"
-	deb=$(ls "$dl/${PACKAGE}_${VERSION}_all.deb" 2>/dev/null || true)
-	if [ -z "$deb" ]; then
-		step "tree: downloading $PACKAGE=$VERSION"
-		if ! (cd "$dl" && apt-get download -q "$PACKAGE=$VERSION") >"$dl/apt.log" 2>&1; then
-			warn "Debian no longer serves $PACKAGE=$VERSION (the pin in BASE);"
-			warn "trying the version it serves now; patches apply with 'git am -3'."
-			(cd "$dl" && apt-get download -q "$PACKAGE") >>"$dl/apt.log" 2>&1 ||
-				{ tail -n 5 "$dl/apt.log"; die "cannot download $PACKAGE (run 'make deps' or apt-get update)"; }
-		fi
-		deb=$(ls -t "$dl/${PACKAGE}"_*_all.deb | head -n 1)
+	step "tree: $PACKAGE=$VERSION"
+	if ! fetch_base "$VERSION"; then
+		warn "Debian no longer serves $PACKAGE=$VERSION (the pin in BASE);"
+		warn "trying the version it serves now; patches apply with 'git am -3'"
+		warn "('make rebase-base' moves the pin)."
+		fetch_base "$(served_newest)" ||
+			{ tail -n 5 "$BUILD/dl/apt.log"; die "cannot download $PACKAGE (run 'make deps' or apt-get update)"; }
 	fi
-	tar=$dl/$(basename "$TARBALL")
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./$TARBALL" >"$tar"
-	sum=$(sha256sum "$tar" | cut -d' ' -f1)
-	if [ "$sum" != "$SHA256" ]; then
-		warn "$(basename "$deb"): tarball sha256 $sum"
+	if [ "$TAR_SUM" != "$SHA256" ]; then
+		warn "$(basename "$TARFILE"): sha256 $TAR_SUM"
 		warn "differs from the pin in BASE ($VERSION, $SHA256)"
 		AM_3WAY=-3
 	fi
-	BASE_DESC="$(basename "$deb" .deb) ($TARBALL, sha256 $sum)"
-	TARFILE=$tar
 }
 
 make_base() {
@@ -57,7 +44,7 @@ make_base() {
 		git -C "$tmp" config gc.auto 0
 		# The tarball's own ignore rules hide nothing we commit: take all.
 		git -C "$tmp" add -A -f .
-		git -C "$tmp" commit -q -m "Base: $BASE_DESC"
+		git -C "$tmp" commit -q -m "$BASE_DESC"
 		git -C "$tmp" tag "$BASE_TAG"
 	fi
 	rm -rf "$SRC"
@@ -83,7 +70,24 @@ apply_series() {
 }
 
 mkdir -p "$BUILD" "$LOGS"
-if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
+# on_pin: build/linux's base is BASE's tarball (or the user's own tree)
+on_pin() {
+	local subj
+	subj=$(git -C "$SRC" log -1 --format=%s "$BASE_TAG")
+	case "$subj" in
+	"Base: "*) case "$subj" in *"sha256 $SHA256)") return 0 ;; *) return 1 ;; esac ;;
+	esac
+}
+
+if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null &&
+		[ -z "${LINUX_GIT:-}" ] && ! on_pin; then
+	# BASE was moved (a pull of another's 'make rebase-base'): a tree
+	# that holds nothing unexported is made again on the new pin.
+	"$LAB/scripts/series/export-check.sh" >/dev/null 2>&1 || [ -n "${FORCE:-}" ] ||
+		die "build/linux is on another base than BASE's $VERSION and holds work not in patches/: 'make export' first, or 'make tree FORCE=1'"
+	step "tree: BASE pins $VERSION now: making build/linux again"
+	make_base
+elif [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify "$BASE_TAG" >/dev/null; then
 	if "$LAB/scripts/series/export-check.sh" >/dev/null 2>&1; then
 		step "tree: build/linux matches patches/"
 		exit 0
