@@ -23,7 +23,7 @@ DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check check-extra check-bisect check-storm check-preempt check-debug check-faults check-variants check-distro \
+	series-check export-debian rebase-base check-extra check-bisect check-storm check-preempt check-debug check-faults check-variants check-distro \
 	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
@@ -35,6 +35,8 @@ help:
 	@echo "make config-show ARCH= [VARIANT=] the layers a kernel's config is made from, in order"
 	@echo "make judge NAME=x86_64         judge a saved guest run again (build/results/NAME.raw, .console, .run)"
 	@echo "make series-check              patches apply, checkpatch --strict, the fixes-audit answers"
+	@echo "make export-debian             patches/ as debian/patches (DEP-3), tried on Debian's own linux source"
+	@echo "make rebase-base [VERSION=V]   move the series to linux-source-6.1 V (default: the newest apt serves)"
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
@@ -79,6 +81,13 @@ judge:
 
 series-check:
 	@$(S)/series/check.sh
+
+export-debian:
+	@$(S)/series/export-debian.sh
+	@$(S)/series/export-debian-test.sh
+
+rebase-base:
+	@$(S)/series/rebase-base.sh $(VERSION)
 
 fixes-audit:
 	@[ -n "$(MAINLINE_GIT)" ] || { echo "make fixes-audit: MAINLINE_GIT=DIR names a mainline (or stable) git tree" >&2; exit 2; }
