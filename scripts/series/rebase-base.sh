@@ -43,7 +43,7 @@ if ! git -C "$SRC" merge-base --is-ancestor "$new" lab; then
 		warn "patch $i of $n does not apply to $target:"
 		warn "  $(git -C "$SRC" log -1 --format=%s "$stop")"
 		git -C "$SRC" diff --name-only --diff-filter=U | sed 's/^/!!    conflict in /' >&2
-		die "resolve it in build/linux, 'git rebase --continue', then run 'make rebase-base VERSION=$target' again"
+		die "resolve it in build/linux, 'git add -f' the files, 'git rebase --continue', then run 'make rebase-base VERSION=$target' again"
 	fi
 fi
 # Every patch is on the new base (now or after a resolved stop).
