@@ -3,7 +3,7 @@
 # VERSION or else the newest apt serves.  The commits of build/linux are
 # rebased (a three-way merge each) onto the new base commit.  At a
 # conflict it stops there, naming the patch: resolve it in build/linux,
-# 'git rebase --continue', and run it again.  Once all apply, BASE pins
+# 'git add -f' the files, 'git rebase --continue', and run it again.  Once all apply, BASE pins
 # the new version, patches/ is written again and make series-check runs.
 . "$(dirname "$0")/../lib.sh"
 . "$LAB/scripts/series/base.sh"
@@ -35,7 +35,8 @@ if ! git -C "$SRC" merge-base --is-ancestor "$new" lab; then
 		die "build/linux differs from patches/: 'make export' or 'make tree FORCE=1' first"
 	n=$(git -C "$SRC" rev-list --count "$old..lab")
 	# the committer as tree.sh's; each patch keeps its author
-	if ! GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost git -C "$SRC" rebase -q --committer-date-is-author-date \
+	if ! GIT_COMMITTER_NAME=lab GIT_COMMITTER_EMAIL=lab@localhost \
+			git -C "$SRC" rebase -q --committer-date-is-author-date \
 			--onto "$new" "$old" lab >"$LOGS/rebase-base.log" 2>&1; then
 		stop=$(git -C "$SRC" rev-parse -q --verify REBASE_HEAD || true)
 		[ -n "$stop" ] || { cat "$LOGS/rebase-base.log" >&2; die "the rebase failed before any patch"; }
