@@ -120,20 +120,32 @@ static int counting(void)
 }
 
 /*
- * Nothing counts any more: a CPU that was in the trampoline when the
- * detach returned has long left it after 50 ms.
+ * Nothing counts any more. A call that passed the site before the detach
+ * returned may still run the program later: its task preempted in the
+ * trampoline, or its vCPU not scheduled by a busy host (the two host CPUs
+ * also run other guests and builds). Such calls are a few and then stop;
+ * a site that still calls the trampoline counts labtarget's caller's and
+ * our own calls in every round. Quiet in one of 20 rounds of 100 ms is
+ * detached; a late quiet is said, with its round.
  */
-static int silent(void)
+static int silent(const char *id)
 {
 	uint64_t r;
-	int sum, rejected;
+	int sum, rejected, round;
 
-	usleep(50000);
-	r = runs();
-	if (labtarget_call(3, &sum, &rejected))
-		return -1;
-	usleep(50000);
-	return runs() == r;
+	for (round = 1; round <= 20; round++) {
+		usleep(50000);
+		r = runs();
+		if (labtarget_call(3, &sum, &rejected))
+			return -1;
+		usleep(50000);
+		if (runs() == r) {
+			if (round > 1)
+				printf("# %s: quiet only in round %d\n", id, round);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static int link_attach(struct sweep *s)
@@ -180,7 +192,7 @@ static void check_link(struct sweep *s, unsigned int n, int ret, int err)
 	} else if (s->attach && (!err || err == ENOTSUPP)) {
 		sweep_fail(s, n, "failed with errno %d", err);
 	}
-	if (silent() != 1)
+	if (silent(s->id) != 1)
 		sweep_fail(s, n, "detached, but the program still counts the calls");
 	attached_read(&after);
 	if (strcmp(before.enabled, after.enabled))

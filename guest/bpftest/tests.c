@@ -584,13 +584,16 @@ void test_fmod_ret_errno(const char *id, int key)
 /*
  * Kernel-half addresses a BPF_PROBE_MEM load must survive on this
  * architecture, besides those of the user half (NULL and up), which the
- * JITs do not read. MIPS64: XKPHYS beyond RAM (a bus error) and XKSEG
- * beyond what is mapped.
+ * JITs do not read. MIPS64: XKPHYS beyond RAM (a bus error), XKSEG
+ * beyond what is mapped (a TLB fault), and XKSEG and XKPHYS beyond the
+ * 48 segment and physical address bits of the lab's Loongson-3 (address
+ * errors: do_ade()).
  */
 static const uint64_t probe_addrs[] = {
 	0, 8, 0x1000,
 #if defined(__mips__) && __mips == 64
 	0x980000ff00000000ULL, 0xc000010000000000ULL,
+	0xc001000000000000ULL, 0x9801000000000000ULL,
 #endif
 };
 
