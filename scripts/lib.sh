@@ -238,22 +238,24 @@ apt_uri() {
 	done | head -n 1
 }
 
-# apt_private DEB_ARCH SUITE URI: set APT_OPTS to the options of a private
-# apt state under build/apt for SUITE (main) at URI, seen as a DEB_ARCH
-# machine with nothing installed (the host's apt configuration and dpkg
-# database are not used), and update its index; on failure print apt's
-# errors on stderr and return 1 (a mirror caught mid-sync: try the next
-# suite).
+# apt_private DEB_ARCH SUITE URI [TYPE]: set APT_OPTS to the options of a
+# private apt state under build/apt for SUITE (main) at URI, seen as a
+# DEB_ARCH machine with nothing installed (the host's apt configuration
+# and dpkg database are not used), and update its index; on failure print
+# apt's errors on stderr and return 1 (a mirror caught mid-sync: try the
+# next suite). TYPE deb-src gives a source index instead (apt-get
+# source), in a state of its own; APT_LOG is where apt's output goes.
 apt_private() {
-	local arch=$1 suite=$2 uri=$3 apt=$BUILD/apt
-	local list=$apt/$arch-$suite.list
-	APT_LOG=$apt/$arch-$suite.log
-	mkdir -p "$apt/lists/$arch-$suite/partial" "$apt/cache/archives/partial"
+	local arch=$1 suite=$2 uri=$3 type=${4:-deb} apt=$BUILD/apt
+	local name=$arch-$suite${4:+-$type}
+	local list=$apt/$name.list
+	APT_LOG=$apt/$name.log
+	mkdir -p "$apt/lists/$name/partial" "$apt/cache/archives/partial"
 	: >"$apt/status.none"
-	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
+	echo "$type [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
 		>"$list"
 	APT_OPTS=(-q -o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/nonexistent
-		-o Dir::State::Lists="$apt/lists/$arch-$suite" -o Dir::Cache="$apt/cache"
+		-o Dir::State::Lists="$apt/lists/$name" -o Dir::Cache="$apt/cache"
 		-o Dir::State::status="$apt/status.none" -o Debug::NoLocking=1
 		-o APT::Architecture="$arch" -o APT::Architectures::="$arch"
 		-o APT::Sandbox::User=root)

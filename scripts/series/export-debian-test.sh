@@ -35,15 +35,14 @@ uri=$(apt_uri "${suite:-none}")
 [ -n "$suite" ] && [ -n "$uri" ] || die "apt serves no $PACKAGE=$VERSION: cannot name its source suite"
 src=$BUILD/debian-src
 rm -rf "$src/linux" "$src/dl"
-mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/dl"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" >"$src/sources.list"
-opts=(-o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-	-o Dir::State::Lists="$src/lists" -o Dir::Cache="$src/cache" -o Debug::NoLocking=1
-	-o APT::Sandbox::User=root)
-apt=(apt-get -q "${opts[@]}")
-alog=$LOGS/export-debian-apt.log
+mkdir -p "$src/dl"
 step "export-debian: Debian's linux=$VERSION source from $suite"
-"${apt[@]}" update >"$alog" 2>&1 || { res "not ok" fetch "$(sed -n 's/^E: //p' "$alog" | head -n 3)"; finish; }
+if ! apt_private "$(dpkg --print-architecture)" "$suite" "$uri" deb-src 2>"$src/apt.err"; then
+	res "not ok" fetch "$(cat "$src/apt.err")"
+	finish
+fi
+apt=(apt-get "${APT_OPTS[@]}")
+alog=$APT_LOG
 if (cd "$src/dl" && "${apt[@]}" source --download-only "linux=$VERSION") >>"$alog" 2>&1; then
 	res ok "fetch: linux=$VERSION"
 	if ! (cd "$src/dl" && dpkg-source -x "linux_$VERSION.dsc" ../linux) >"$LOGS/export-debian-x.log" 2>&1; then
@@ -60,7 +59,7 @@ else
 	# takes the export on top as it would in BASE's own package.
 	res ok "fetch: linux=$VERSION # SKIP apt lists it, the archive serves none of its files"
 	older=
-	for v in $(apt-cache "${opts[@]}" showsrc linux 2>/dev/null |
+	for v in $(apt-cache "${APT_OPTS[@]}" showsrc linux 2>/dev/null |
 			sed -n 's/^Version: //p' | sort -u -r -V); do
 		[ "$v" != "$VERSION" ] || continue
 		(cd "$src/dl" && "${apt[@]}" source --download-only --diff-only "linux=$v") >>"$alog" 2>&1 &&
