@@ -126,7 +126,7 @@ tracing_reset() {
 # each a result kunit:SUITE:CASE with the case's own lines (expectations,
 # kunit_info) as diagnostics; a failure if the suite did not run
 kunit_report() {
-	local suite=$1 tab name v rest l
+	local suite=$1 label=${2:-$1} tab name v rest l
 	dmesg | sed 's/^\[[^]]*\] //' | awk -v suite="$suite" '
 	# Subtest header of the suite: its cases follow, one level deeper.
 	$1 == "#" && $2 == "Subtest:" { inside = ($3 == suite); lines = ""; next }
@@ -153,15 +153,15 @@ kunit_report() {
 	' >/tmp/kunit.txt
 
 	if [ ! -s /tmp/kunit.txt ]; then
-		ktap_fail "kunit:$suite:present" "KUnit suite $suite did not run"
+		ktap_fail "kunit:$label:present" "KUnit suite $suite did not run"
 		return
 	fi
 	tab=$(printf '\t')
 	while IFS="$tab" read -r name v rest; do
 		case "$v" in
-		ok) ktap_ok "kunit:$suite:$name" ;;
-		skip) ktap_skip "kunit:$suite:$name" "${rest%%"$tab"*}"; continue ;;
-		*) ktap_fail "kunit:$suite:$name" ;;
+		ok) ktap_ok "kunit:$label:$name" ;;
+		skip) ktap_skip "kunit:$label:$name" "${rest%%"$tab"*}"; continue ;;
+		*) ktap_fail "kunit:$label:$name" ;;
 		esac
 		echo "$rest" | tr '\t' '\n' | sed '/^$/d' | while read -r l; do
 			ktap_diag "$l"

@@ -582,16 +582,26 @@ void test_fmod_ret_errno(const char *id, int key)
 }
 
 /*
- * Kernel-half addresses a BPF_PROBE_MEM load must survive on this
- * architecture, besides those of the user half (NULL and up), which the
- * x86_64, ppc64 and MIPS64 JITs do not read (6.1's arm64 JIT does: the
- * fault is fixed up, after a DEBUG_ATOMIC_SLEEP splat). MIPS64: XKPHYS beyond RAM (a bus error), XKSEG
- * beyond what is mapped (a TLB fault), and XKSEG and XKPHYS beyond the
- * 48 segment and physical address bits of the lab's Loongson-3 (address
- * errors: do_ade()).
+ * Addresses a BPF_PROBE_MEM load must read as 0: the user half (NULL and
+ * up, and below a page of the test's own, mapped and present, which the
+ * test adds), and kernel-half addresses it must survive. The x86_64, ppc64
+ * and MIPS64 JITs do not load from the user half; riscv64's fault handler
+ * fixes up a kernel access to it before it takes a lock. 6.1's arm64 JIT
+ * loads, until "bpf, arm64: Skip a BPF_PROBE_MEM load from the user
+ * half": the present page is read (without PAN; with PAN its fault
+ * repeats for ever), and an absent one takes mmap_lock in the program (a
+ * DEBUG_ATOMIC_SLEEP splat).
+ * x86_64, arm64 and riscv64: 1 << 63, in no half (x86_64 and riscv64:
+ * not canonical; arm64: a TTBR0 address, skipped as the user half's).
+ * MIPS64: XKPHYS beyond RAM (a bus error), XKSEG beyond what is mapped (a
+ * TLB fault), and XKSEG and XKPHYS beyond the 48 segment and physical
+ * address bits of the lab's Loongson-3 (address errors: do_ade()).
  */
 static const uint64_t probe_addrs[] = {
 	0, 8, 0x1000,
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__riscv)
+	0x8000000000000000ULL,
+#endif
 #if defined(__mips__) && __mips == 64
 	0x980000ff00000000ULL, 0xc000010000000000ULL,
 	0xc001000000000000ULL, 0x9801000000000000ULL,
@@ -616,7 +626,8 @@ void test_probe_mem(const char *id, int key)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	unsigned int i, n = sizeof(probe_addrs) / sizeof(probe_addrs[0]);
+	unsigned int i, n = sizeof(probe_addrs) / sizeof(probe_addrs[0]) + 1;
+	uint64_t *page, addr;
 	char buf[32];
 	struct slot s;
 	int p, link;
@@ -626,13 +637,23 @@ void test_probe_mem(const char *id, int key)
 	result("skip", id, "s390x has no user half in the kernel's address space: 0 up is the lowcore");
 	return;
 #endif
+	/* the last address: a present page of this process, p->lo not 0 */
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED) {
+		result("fail", id, "cannot map a page: %s", strerror(errno));
+		return;
+	}
+	page[0] = 0x5a5a5a5a5a5a5a5aULL;
 	link = labtarget_attach(id, "labtarget_deref", BPF_TRACE_FENTRY, prog,
 				sizeof(prog) / sizeof(prog[0]), &p);
 	if (link < 0)
-		return;
+		goto unmap;
 	for (i = 0; i < n; i++) {
 		int wfd = open("/sys/module/labtarget/parameters/deref", O_WRONLY);
-		int len = snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)probe_addrs[i]);
+		int len;
+
+		addr = i < n - 1 ? probe_addrs[i] : (uint64_t)(uintptr_t)page;
+		len = snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
 
 		if (wfd < 0 || write(wfd, buf, len) != len) {
 			result("fail", id, "cannot call labtarget_deref(%s): %s", buf, strerror(errno));
@@ -648,9 +669,11 @@ void test_probe_mem(const char *id, int key)
 			goto out;
 		}
 	}
-	printf("# %s: %u addresses read as 0\n", id, n);
+	printf("# %s: %u addresses read as 0, the last a present user page\n", id, n);
 	result("ok", id, NULL);
 out:
 	close(link);
 	close(p);
+unmap:
+	munmap(page, 4096);
 }

@@ -20,9 +20,11 @@ fi
 # As syzkaller sets them: fail-nth may fail any allocation a task makes,
 # GFP_KERNEL (which may sleep) and single pages included; say nothing of
 # each one failed (the sweeps fail hundreds).
+# lab.fault_verbose=1 or 2 (boot.sh KERNEL_ARGS): a line, or a stack,
+# for each (a diagnostic run).
 for f in failslab fail_page_alloc; do
 	echo N >$FI/$f/ignore-gfp-wait
-	echo 0 >$FI/$f/verbose
+	echo "${LAB_FAULT_VERBOSE:-0}" >$FI/$f/verbose
 done
 echo N >$FI/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$FI/fail_page_alloc/min-order
@@ -32,9 +34,23 @@ echo 0 >$FI/fail_page_alloc/min-order
 # between these lines (scripts/judge.sh); any other report still counts.
 echo "lab: failed allocations expected begins (the faults suite)" >/dev/console
 
+# lab.fault_rounds=N: the KUnit sweeps N times, each round's results
+# named kunit:ftrace_direct_faults-R:... (a diagnostic run: an
+# intermittent failure)
+rounds=${LAB_FAULT_ROUNDS:-1}
 if [ -w /sys/module/ftrace_direct_kunit/parameters/run_faults ]; then
-	echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
-	kunit_report ftrace_direct_faults
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		if [ "$rounds" -eq 1 ]; then
+			echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
+			kunit_report ftrace_direct_faults
+		else
+			dmesg -c >/dev/null
+			echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
+			kunit_report ftrace_direct_faults "ftrace_direct_faults-$r"
+		fi
+		r=$((r + 1))
+	done
 elif has_direct; then
 	ktap_fail faults:kunit "no run_faults in ftrace_direct_kunit (CONFIG_FTRACE_DIRECT_KUNIT_TEST with FAULT_INJECTION)"
 fi
