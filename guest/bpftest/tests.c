@@ -582,15 +582,15 @@ void test_fmod_ret_errno(const char *id, int key)
 }
 
 /*
- * Addresses a BPF_PROBE_MEM load must read as 0: the user half (NULL and
- * up, and below a page of the test's own, mapped and present, which the
- * test adds), and kernel-half addresses it must survive. The x86_64, ppc64
+ * Addresses a BPF_PROBE_MEM load must read as 0: in the user half NULL, 8,
+ * 0x1000 and, added by the test, a present page of its own holding a
+ * non-zero word; and kernel-half addresses it must survive. The x86_64, ppc64
  * and MIPS64 JITs do not load from the user half; riscv64's fault handler
  * fixes up a kernel access to it before it takes a lock. 6.1's arm64 JIT
  * loads, until "bpf, arm64: Skip a BPF_PROBE_MEM load from the user
- * half": the present page is read (without PAN; with PAN its fault
- * repeats for ever), and an absent one takes mmap_lock in the program (a
- * DEBUG_ATOMIC_SLEEP splat).
+ * half": the present page is read (without PAN; with PAN, as
+ * do_page_fault() reads, its fault would repeat), and an absent one takes
+ * mmap_lock in the program (a DEBUG_ATOMIC_SLEEP splat).
  * x86_64, arm64 and riscv64: 1 << 63, in no half (x86_64 and riscv64:
  * not canonical; arm64: a TTBR0 address, skipped as the user half's).
  * MIPS64: XKPHYS beyond RAM (a bus error), XKSEG beyond what is mapped (a

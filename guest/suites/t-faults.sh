@@ -41,14 +41,14 @@ rounds=${LAB_FAULT_ROUNDS:-1}
 if [ -w /sys/module/ftrace_direct_kunit/parameters/run_faults ]; then
 	r=1
 	while [ "$r" -le "$rounds" ]; do
-		if [ "$rounds" -eq 1 ]; then
-			echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
-			kunit_report ftrace_direct_faults
-		else
+		label=ftrace_direct_faults
+		if [ "$rounds" -gt 1 ]; then
+			# each round reads only its own KTAP from the log
 			dmesg -c >/dev/null
-			echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
-			kunit_report ftrace_direct_faults "ftrace_direct_faults-$r"
+			label=ftrace_direct_faults-$r
 		fi
+		echo 1 >/sys/module/ftrace_direct_kunit/parameters/run_faults
+		kunit_report ftrace_direct_faults "$label"
 		r=$((r + 1))
 	done
 elif has_direct; then
