@@ -130,7 +130,7 @@ int load_kmulti_prog(int sum_key);
 int kmulti_attach(int prog, int ret, const uint64_t *addrs,
 		  const uint64_t *cookies, unsigned int cnt);
 void test_kprobe_multi(const char *id);
-void test_kprobe_multi_many(const char *id, int key);
+void test_kprobe_multi_many(const char *prefix, int key);
 void test_kmulti_ret_regs(const char *id, int key);
 void test_kmulti_rethook(const char *id, int key);
 void test_storm(const char *id, int cycles);

@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 	test_args("bpf:struct-split-fentry", "labtarget_split", BPF_TRACE_FENTRY, 4, REFUSE_SPLIT);
 	test_args("bpf:struct-split-fexit", "labtarget_split", BPF_TRACE_FEXIT, 5, REFUSE_SPLIT);
 	test_kprobe_multi("bpf:kprobe-multi");
-	test_kprobe_multi_many("bpf:kprobe-multi-1000", 20);
+	test_kprobe_multi_many("bpf:kprobe-multi", 20);
 	test_kmulti_rethook("bpf:kprobe-multi-rethook", 21);
 	test_kmulti_ret_regs("bpf:kprobe-multi-return-regs", 14);
 	test_prog_target("bpf:prog-fentry", BPF_TRACE_FENTRY, 12);
