@@ -174,8 +174,8 @@ out:
  * function's address and cookie; the attach and detach times of each link
  * are reported. LAB_KMULTI_FNS (lab.kmulti_fns=N) attaches to the first N
  * functions only, for a debug kernel that cannot free the return link's
- * 4 * N rethook nodes in one RCU callback within the stall timeout; the
- * result's name says how many: bpf:kprobe-multi-N.
+ * rethook nodes (two per function and CPU) in one RCU callback within the
+ * stall timeout; the result's name says how many: bpf:kprobe-multi-N.
  */
 #define KMULTI_FNS	1000
 
