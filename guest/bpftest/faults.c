@@ -174,15 +174,51 @@ static int setup_link(struct sweep *s)
 	return s->link < 0 ? -1 : 0;
 }
 
+/*
+ * Why a program that is attached does not count: its recursion misses
+ * (the trampoline entered, the program skipped) and the trampoline
+ * images kallsyms lists (the site's may be an older one)
+ */
+static void show_not_counting(const char *id, int prog)
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+	char line[256];
+	FILE *f;
+
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = prog;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uintptr_t)&info;
+	if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a))
+		printf("# %s: program id %u, recursion misses %llu\n", id, info.id,
+		       (unsigned long long)info.recursion_misses);
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " bpf_trampoline_"))
+			printf("#   %s", line);
+	fclose(f);
+}
+
 /* After the step at allocation @n, which returned @ret (errno @err) */
 static void check_link(struct sweep *s, unsigned int n, int ret, int err)
 {
 	int attached = s->attach && ret >= 0;
 
 	if (attached) {
-		if (counting() != 1) {
+		int c = counting();
+
+		if (c < 0)
+			sweep_fail(s, n, "attached, but labtarget's call failed: %s",
+				   strerror(errno));
+		if (!c)
 			sweep_fail(s, n, "attached, but the program does not count the calls");
+		if (c != 1) {
 			show_records(s->func);
+			show_not_counting(s->id, s->prog);
 			/* the same a second later: late or never */
 			sleep(1);
 			printf("# %s: a second later the program %s\n", s->id,
