@@ -15,7 +15,8 @@
 # selftests) and give it more than the 3600 s the others get
 # (GUEST_TIMEOUT; riscv64), each with its reason there. SUITES2 there
 # boots the same kernel a second time, for those suites (results as
-# ARCH-debug2): riscv64's seven suites do not fit one guest's time.
+# ARCH-debug2): riscv64's seven suites do not fit one guest's time;
+# KERNEL_ARGS2 there adds words to that second boot's command line.
 # SUITES given on make's command line: one guest per kernel, those.
 #
 # Under these kernels the suites run 10 to 25 times slower than in make
@@ -52,7 +53,7 @@ for a in $booted; do
 		run_boot "$a-debug" "$a" debug
 	second=$(variant_var "$a" debug SUITES2)
 	[ -n "${SUITES:-}" ] || [ -z "$second" ] ||
-		SUITES=$second KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-${t:-3600}} \
-			run_boot "$a-debug2" "$a" debug
+		SUITES=$second KERNEL_ARGS="$args $(variant_var "$a" debug KERNEL_ARGS2)" \
+			TIMEOUT=${TIMEOUT:-${t:-3600}} run_boot "$a-debug2" "$a" debug
 done
 run_end
