@@ -10,6 +10,10 @@ state() {
 	echo "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
 	echo "enabled_functions: $(head -n 3 $TRACING/enabled_functions | tr '\n' ' ')"
 	echo "tracing_on $(cat $TRACING/tracing_on), current_tracer $(cat $TRACING/current_tracer)"
+	# whether the ring buffer overwrote older entries (a pattern seen
+	# early only would then be gone): the header, and each CPU's overrun
+	grep -m 1 'entries-in-buffer' $TRACING/trace
+	echo "overrun:$(cat $TRACING/per_cpu/cpu*/stats 2>/dev/null | sed -n 's/^overrun: / /p' | tr -d '\n')"
 	dmesg | tail -n 5
 }
 
