@@ -29,6 +29,7 @@
 . "$(dirname "$0")/runner.sh"
 
 arches=${*:-$(make_var DEBUG_ARCHS)}
+case ${DEBUG_BOOT:-1} in 1 | 2) ;; *) die "DEBUG_BOOT is 1 or 2, not '$DEBUG_BOOT'" ;; esac
 # shellcheck disable=SC2086 # one architecture per word
 run_start $arches
 suites=startup,kunit,ftracetest,samples,sharing,bpf,faults,leaks
