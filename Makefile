@@ -7,6 +7,10 @@ ARCH ?= x86_64
 # next architecture builds (mips64el and s390x build beside them all:
 # CHECK_BESIDE in their arches/ARCH.env).
 ARCHS ?= riscv64 x86_64 arm64 ppc64el mips64el s390x
+# The architecture blocks a distribution may leave out, alone and all at
+# once: make series-check applies the series without each, make
+# check-subset also runs make check on what is left (scripts/series/subset.sh).
+SUBSETS ?= riscv64 mips64el s390x ppc64el riscv64+mips64el+s390x+ppc64el
 # Built and tested by make check-extra, not by make check: an architecture
 # on its way in (docs/architectures.md); none at present.
 EXTRA_ARCHS ?=
@@ -23,7 +27,7 @@ DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check export-debian rebase-base check-extra check-bisect check-storm check-preempt check-debug check-faults check-variants check-distro \
+	series-check export-debian rebase-base check-extra check-bisect check-subset check-storm check-preempt check-debug check-faults check-variants check-distro \
 	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
@@ -38,6 +42,7 @@ help:
 	@echo "make export-debian             patches/ as debian/patches (DEP-3), tried on Debian's own linux source"
 	@echo "make rebase-base [VERSION=V]   move the series to linux-source-6.1 V (default: the newest apt serves)"
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
+	@echo "make check-subset [SUBSETS=]   make check on the series without the architecture blocks a distribution may drop"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
@@ -81,6 +86,7 @@ judge:
 
 series-check:
 	@$(S)/series/check.sh
+	@$(S)/series/subset.sh
 
 export-debian:
 	@$(S)/series/export-debian.sh
@@ -102,6 +108,9 @@ check-extra:
 
 check-bisect:
 	@$(S)/series/bisect.sh $(ARCH)
+
+check-subset:
+	@CHECK=1 $(S)/series/subset.sh $(SUBSETS)
 
 check-storm:
 	@$(S)/check-storm.sh $(STORM_ARCHS)

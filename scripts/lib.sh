@@ -7,7 +7,7 @@ LAB=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$LAB/build}
 SRC=${SRC:-$BUILD/linux}
 LOGS=$BUILD/logs
-RESULTS=$BUILD/results
+RESULTS=${RESULTS:-$BUILD/results}
 BASE_TAG=lab-base
 . "$LAB/BASE"
 
