@@ -2,7 +2,8 @@
 # export-debian-test.sh: Debian's own linux source package of BASE's
 # version, fetched with apt's source tools and unpacked with its own
 # patches (dpkg-source -x), takes build/debian's export on top with
-# quilt push -a; then the files it touches must equal build/linux's.
+# quilt push -a; then the files it touches must equal build/linux's and
+# dpkg-source -b must build the result.
 # Writes build/results/export-debian.tap.
 . "$(dirname "$0")/../lib.sh"
 . "$LAB/scripts/series/base.sh"
@@ -102,5 +103,28 @@ if [ -z "$diff" ]; then
 	res ok "$(git -C "$SRC" diff --name-only "$BASE_TAG" HEAD | wc -l) files the series touches equal build/linux's"
 else
 	res "not ok" "files the series touches equal build/linux's" "$(echo "$diff" | tr ' ' '\n' | sed '/^$/d' | head -n 10)"
+fi
+# dpkg-source -b: the tree with the export applied must build as a 3.0
+# (quilt) source package, each patch applying without fuzz on the orig
+# tarball and no change left outside a patch.
+if [ -n "$older" ]; then
+	# No orig tarball of BASE's version is served.  BASE's own tarball
+	# (Debian's patched source) stands in for it, so the series that
+	# dpkg-source applies on it is the export alone.
+	v=$(dpkg-parsechangelog -l "$src/linux/debian/changelog" -S Version)
+	orig=$src/linux_${v%-*}.orig.tar.xz
+	what="on BASE's tarball as the orig, the export as the series"
+	ln -sf "$TARFILE" "$orig"
+	cp "$export/series-ftrace-direct" "$src/linux/debian/patches/series"
+	grep '^[^#]' "$export/series-ftrace-direct" >"$src/linux/.pc/applied-patches"
+else
+	what="on Debian's orig tarball and series"
+	ln -sf "$src"/dl/linux_*.orig.tar.* "$src/"
+fi
+rm -f "$src"/linux_*.dsc "$src"/linux_*.debian.tar.*
+if (cd "$src" && dpkg-source -b linux) >"$LOGS/export-debian-b.log" 2>&1; then
+	res ok "dpkg-source -b $what: $(cd "$src" && ls linux_*.dsc)"
+else
+	res "not ok" "dpkg-source -b $what" "$(grep -v '^dpkg-source: info' "$LOGS/export-debian-b.log" | tail -n 8)"
 fi
 finish
