@@ -42,7 +42,7 @@ help:
 	@echo "make export-debian             patches/ as debian/patches (DEP-3), tried on Debian's own linux source"
 	@echo "make rebase-base [VERSION=V]   move the series to linux-source-6.1 V (default: the newest apt serves)"
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
-	@echo "make check-subset [SUBSETS=]   make check on the series without the architecture blocks a distribution may drop"
+	@echo "make check-subset [SUBSETS=] [ARCHS=] make check on the series without the architecture blocks a distribution may drop"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"

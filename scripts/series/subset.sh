@@ -8,10 +8,11 @@
 # fuzz, no three-way merge, as quilt --fuzz=0 applies Debian's patches.
 #   CHECK=1  (make check-subset) then, for each subset, build/linux is
 #            made that series and make check runs on the architectures
-#            it keeps (ARCHS less the dropped), results in
-#            build/results/subset-NAME/; build/linux goes back to
-#            patches/ at the end. The kernels build in build/out/ARCH, so
-#            only what the subset changes is compiled again.
+#            it keeps (ARCHS, the Makefile's or the command line's,
+#            less the dropped), results in build/results/subset-NAME/;
+#            build/linux goes back to patches/ at the end. The
+#            kernels build in build/out/ARCH, so only what the subset
+#            changes is compiled again.
 # Writes build/results/subset.tap (the apply checks).
 . "$(dirname "$0")/../lib.sh"
 . "$LAB/scripts/series/base.sh"
@@ -86,7 +87,7 @@ done
 rc=0
 for d in $drops; do
 	archs=
-	for a in $(make_var ARCHS); do
+	for a in ${ARCHS:-$(make_var ARCHS)}; do
 		case "+$d+" in *"+$a+"*) ;; *) archs="$archs $a" ;; esac
 	done
 	rm -rf "$tmp/patches"
