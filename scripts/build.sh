@@ -29,6 +29,12 @@ load_variant "$variant"
 # make config-show prints them)
 config_frags "$variant"
 tag=$ARCH_NAME${variant:+-$variant}
+# A build into a directory of its own (OUT_DIR: a bisect's) names its
+# scratch config directory and its logs after that directory, so that it
+# can run beside make check's build of the same architecture: sharing
+# build/out/.config-ARCH, the two once compiled scripts/kconfig into it
+# at the same time and make check's config failed.
+[ -z "${OUT_DIR:-}" ] || tag=$(basename "$OUT_DIR")
 
 # The config is made in a scratch directory and copied over only when it
 # changed, so an unchanged config never triggers a rebuild.

@@ -55,7 +55,7 @@ fi
 # The series file: the patches under the sections of patches/sections.
 {
 	echo "# ftrace direct calls for Linux 6.1: the series in the order it applies."
-	echo "# The base is pinned in BASE; 'make tree' applies this list with git am."
+	echo "# The base is pinned in BASE; 'make tree' commits each patch on it, in order."
 	echo "# Sections: patches/sections."
 	[ "$n" = 0 ] || "$LAB/scripts/series/sections.sh" series "$LAB/patches/sections" "$list"
 } >"$dir/series"

@@ -60,10 +60,12 @@ make_base() {
 # of make check-subset compiles again only what differs, not every file
 # the series touches (git am after a reset to the base rewrote them all).
 apply_series() {
-	local p n=0 head tree idx tmp subject threeway=
+	local p n=0 head tree idx subject threeway=
 	head=$(git -C "$SRC" rev-parse "$BASE_TAG^{commit}")
 	[ -z "${AM_3WAY:-}" ] || threeway=--3way
+	# global, for the trap: it runs after this function's locals are gone
 	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
 	idx=$tmp/index
 	GIT_INDEX_FILE=$idx git -C "$SRC" read-tree "$head"
 	if [ -f "$LAB/patches/series" ]; then
@@ -71,11 +73,10 @@ apply_series() {
 			case "$p" in ''|'#'*) continue ;; esac
 			git -C "$SRC" mailinfo "$tmp/msg" "$tmp/patch" \
 				<"$LAB/patches/$p" >"$tmp/info" ||
-				{ rm -rf "$tmp"; die "patches/$p: not a patch in mail form"; }
+				die "patches/$p: not a patch in mail form"
 			if ! GIT_INDEX_FILE=$idx git -C "$SRC" apply --cached $threeway \
 					"$tmp/patch" >"$LOGS/tree-am.log" 2>&1; then
 				cat "$LOGS/tree-am.log" >&2
-				rm -rf "$tmp"
 				die "patches/$p does not apply"
 			fi
 			tree=$(GIT_INDEX_FILE=$idx git -C "$SRC" write-tree)
@@ -88,11 +89,10 @@ apply_series() {
 				export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 				{ printf '%s\n\n' "$subject"; cat "$tmp/msg"; } | git stripspace |
 					git -C "$SRC" commit-tree "$tree" -p "$head"
-			) || { rm -rf "$tmp"; die "patches/$p: no commit made"; }
+			) || die "patches/$p: no commit made"
 			n=$((n + 1))
 		done <"$LAB/patches/series"
 	fi
-	rm -rf "$tmp"
 	git -C "$SRC" reset -q --hard "$head"
 	note "applied $n patches"
 }
