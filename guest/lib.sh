@@ -128,14 +128,27 @@ tracing_reset() {
 kunit_report() {
 	local suite=$1 label=${2:-$1} tab name v rest l
 	dmesg | sed 's/^\[[^]]*\] //' | awk -v suite="$suite" '
-	# Subtest header of the suite: its cases follow, one level deeper.
-	$1 == "#" && $2 == "Subtest:" { inside = ($3 == suite); lines = ""; next }
+	# Subtest header of the suite: its cases follow at its indentation. A
+	# deeper one is a parameterised case'"'"'s: its parameters'"'"' results
+	# are diagnostics of that case (the failed ones), which has a result
+	# of its own after them.
+	$1 == "#" && $2 == "Subtest:" {
+		match($0, /^[ \t]*/)
+		if ($3 == suite) {
+			inside = 1; depth = RLENGTH; lines = ""
+		} else if (!inside || RLENGTH <= depth) {
+			inside = 0
+		}
+		next
+	}
 	!inside { next }
 	# The suite result at the outer level ends it; other kernel messages
 	# are not indented.
 	/^(not )?ok [0-9]+ / { inside = 0; next }
 	!/^[ \t]/ { next }
-	{ sub(/^[ \t]+/, "") }
+	{ match($0, /^[ \t]*/); ind = RLENGTH; sub(/^[ \t]+/, "") }
+	/^ok [0-9]+ / && ind > depth { next }
+	/^not ok [0-9]+ / && ind > depth { lines = lines "\t" $0; next }
 	/^(not )?ok [0-9]+ / {
 		v = ($1 == "ok") ? "ok" : "fail"
 		name = ($1 == "ok") ? $3 : $4

@@ -53,6 +53,7 @@ append="console=$CONSOLE panic=-1 lab.arch=$ARCH_NAME rcupdate.rcu_cpu_stall_tim
 [ "$tag" = "$ARCH_NAME" ] || append="$append lab.name=$tag"
 append="$append${CALL_REACH_MIB:+ lab.reach_mib=$CALL_REACH_MIB}"
 append="$append${BPF_TRAMP_PATH:+ lab.bpf_path=$BPF_TRAMP_PATH}"
+append="$append${KUNIT_SUITES:+ lab.kunit=$KUNIT_SUITES}"
 append="$append${ARCH_KERNEL_ARGS:+ $ARCH_KERNEL_ARGS}${KERNEL_ARGS:+ $KERNEL_ARGS}"
 [ -n "${SUITES:-}" ] && append="$append lab.suites=$SUITES"
 [ -n "${FTRACETEST:-}" ] && append="$append lab.ftracetest=$FTRACETEST"

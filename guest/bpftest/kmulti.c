@@ -269,8 +269,9 @@ out:
  * trampoline's frame that hold no register of the return, and what they
  * must read on every return, not what the stack held before (a kernel
  * address, which the program could hand to user space): arm64's orig_x0
- * to exit_rcu and riscv64's badaddr, cause and orig_a0 zero; x86_64's
- * orig_ax -1, cs and ss the kernel's segments.
+ * to exit_rcu, riscv64's badaddr, cause and orig_a0, s390x's args[0] and
+ * orig_gpr2 to last_break, and ppc64's orig_gpr3 and softe to the end
+ * zero; x86_64's orig_ax -1, cs and ss the kernel's segments.
  */
 #if defined(__aarch64__)
 static const int ret_regs_off[] = { 272, 280, 288, 296, 304, 312, 320, 328 };
@@ -281,6 +282,12 @@ static const uint64_t ret_regs_want[] = { 0, 0, 0 };
 #elif defined(__x86_64__)
 static const int ret_regs_off[] = { 120, 136, 160 };
 static const uint64_t ret_regs_want[] = { ~0ULL, 0x10, 0x18 };
+#elif defined(__s390x__)
+static const int ret_regs_off[] = { 0, 152, 160, 168, 176, 184, 192 };
+static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0, 0, 0 };
+#elif defined(__powerpc64__)
+static const int ret_regs_off[] = { 272, 312, 320, 328, 336, 344, 352, 360, 368, 376 };
+static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 #else
 static const int ret_regs_off[] = { };
 static const uint64_t ret_regs_want[] = { };
@@ -295,7 +302,7 @@ static const uint64_t ret_regs_want[] = { };
 void test_kmulti_ret_regs(const char *id, int key)
 {
 	uint64_t addr = ksym_addr("labtarget_add"), cookie = 0;
-	struct bpf_insn p[16 + 9 * 8];
+	struct bpf_insn p[16 + 10 * 8];
 	int prog, link, sum, rejected, n = 0, i, skip, cmp;
 	struct args_value v;
 

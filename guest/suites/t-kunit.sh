@@ -23,3 +23,7 @@ load_suite() {
 
 load_suite ftrace_direct_kunit
 kunit_report ftrace_direct
+# the architecture's own suites (KUNIT_SUITES of arches/ARCH.env)
+for suite in ${LAB_KUNIT:-}; do
+	kunit_report "$suite"
+done
