@@ -270,8 +270,9 @@ out:
  * must read on every return, not what the stack held before (a kernel
  * address, which the program could hand to user space): arm64's orig_x0
  * to exit_rcu, riscv64's badaddr, cause and orig_a0, s390x's args[0] and
- * orig_gpr2 to last_break, and ppc64's orig_gpr3 and softe to the end
- * zero; x86_64's orig_ax -1, cs and ss the kernel's segments.
+ * orig_gpr2 to last_break, ppc64's orig_gpr3 and softe to the end and
+ * MIPS64's $zero, k0, k1, badvaddr and cause zero; x86_64's orig_ax -1,
+ * cs and ss the kernel's segments.
  */
 #if defined(__aarch64__)
 static const int ret_regs_off[] = { 272, 280, 288, 296, 304, 312, 320, 328 };
@@ -288,6 +289,9 @@ static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0, 0, 0 };
 #elif defined(__powerpc64__)
 static const int ret_regs_off[] = { 272, 312, 320, 328, 336, 344, 352, 360, 368, 376 };
 static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+#elif defined(__mips__)
+static const int ret_regs_off[] = { 0, 208, 216, 280, 288 };
+static const uint64_t ret_regs_want[] = { 0, 0, 0, 0, 0 };
 #else
 static const int ret_regs_off[] = { };
 static const uint64_t ret_regs_want[] = { };
@@ -372,10 +376,10 @@ void test_kmulti_ret_regs(const char *id, int key)
 
 /*
  * A kprobe.multi return program on vfs_read and on every function that
- * available_filter_functions lists as part of rethook, the return hooks
- * that kprobe.multi return programs run from (what a wildcard such as
- * "*rethook*" attaches to): 100 reads must each be seen, and nothing may
- * crash. On arm64 the hooks' C code was traceable, and a return probe on
+ * available_filter_functions lists as part of rethook or fprobe, the
+ * return hooks and the entry that kprobe.multi programs run from (what
+ * wildcards such as "*rethook*" and "*fprobe*" attach to): 100 reads must
+ * each be seen, and nothing may crash. On arm64 the hooks' C code was traceable, and a return probe on
  * the return path's own callback hooked its own return: every read then
  * ended in an Oops. The link may also be refused, with an errno.
  */
@@ -397,12 +401,13 @@ void test_kmulti_rethook(const char *id, int key)
 		return;
 	}
 	while (n < 33 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s", name) != 1 || !strstr(name, "rethook"))
+		if (sscanf(line, "%127s", name) != 1 ||
+		    (!strstr(name, "rethook") && !strstr(name, "fprobe")))
 			continue;
 		a = ksym_addr(name);
 		if (!a)
 			continue;
-		printf("# traceable on the return path: %s\n", name);
+		printf("# traceable on a probe's path: %s\n", name);
 		if (!strncmp(name, "arch_rethook", 12))
 			snprintf(arch_listed, sizeof(arch_listed), "%s", name);
 		addrs[n++] = a;
@@ -433,7 +438,7 @@ void test_kmulti_rethook(const char *id, int key)
 	close(link);
 	close(prog);
 	s = slot(key);
-	printf("# %d reads, %llu return program runs, %d rethook functions listed\n",
+	printf("# %d reads, %llu return program runs, %d rethook and fprobe functions listed\n",
 	       i, (unsigned long long)s.count, n - 1);
 	if (arch_listed[0])
 		result("fail", id, "the architecture's return hook %s is traceable", arch_listed);

@@ -52,8 +52,13 @@ grep -q ' ftrace_call_pair_func$' /proc/kallsyms && CALL_OPS=1
 # callers themselves and its ops is a stub, which is never paired.
 GRAPH_OPS=
 grep -q ' ftrace_graph_func$' /proc/kallsyms && GRAPH_OPS=1
+# fprobe (M) asks for pt_regs where ftrace has them, in
+# DYNAMIC_FTRACE_WITH_REGS, whose trampoline is ftrace_regs_caller on
+# every architecture here: MIPS64 has it without kprobes on ftrace.
+FTRACE_REGS=
+grep -q ' ftrace_regs_caller$' /proc/kallsyms && FTRACE_REGS=1
 # kprobe.multi needs fprobe, which 6.1 has only with a rethook (x86_64;
-# arm64 and riscv64 with the series)
+# the five others with the series)
 FPROBE=
 grep -q ' register_fprobe_ips$' /proc/kallsyms && FPROBE=1
 
@@ -118,7 +123,7 @@ expect_record() {
 		K) [ -n "$WITH_REGS" ] || continue
 		   n=$((n + 1)) r=1 ;;
 		R) n=$((n + 1)) r=1 ;;	# SAVE_REGS is kept even where there are no pt_regs
-		M) n=$((n + 1)); [ -n "$WITH_REGS" ] && r=1 ;;
+		M) n=$((n + 1)); [ -n "$FTRACE_REGS" ] && r=1 ;;
 		D|B) n=$((n + 1)) d=1; [ -n "$DIRECT_REGS" ] && r=1 ;;
 		G) n=$((n + 1)) g=1 ;;
 		*) n=$((n + 1)) ;;
