@@ -379,9 +379,10 @@ void test_kmulti_ret_regs(const char *id, int key)
  * available_filter_functions lists as part of rethook or fprobe, the
  * return hooks and the entry that kprobe.multi programs run from (what
  * wildcards such as "*rethook*" and "*fprobe*" attach to): 100 reads must
- * each be seen, and nothing may crash. On arm64 the hooks' C code was traceable, and a return probe on
- * the return path's own callback hooked its own return: every read then
- * ended in an Oops. The link may also be refused, with an errno.
+ * each be seen, and nothing may crash. On arm64 the hooks' C code was
+ * traceable, and a return probe on the return path's own callback hooked
+ * its own return: every read then ended in an Oops. The link may also be
+ * refused, with an errno.
  */
 void test_kmulti_rethook(const char *id, int key)
 {
