@@ -133,6 +133,7 @@ void test_kprobe_multi(const char *id);
 void test_kprobe_multi_many(const char *prefix, int key);
 void test_kmulti_ret_regs(const char *id, int key);
 void test_kmulti_rethook(const char *id, int key);
+void test_kmulti_rethook_nested(const char *id, int key);
 void test_storm(const char *id, int cycles);
 void test_bad_btf_id(const char *id);
 void test_notrace(const char *id, const char *func, int want);

@@ -448,3 +448,122 @@ void test_kmulti_rethook(const char *id, int key)
 	else
 		result("fail", id, "%d reads, %llu program runs", i, (unsigned long long)s.count);
 }
+
+/* 1 when available_filter_functions lists @func, 0 when not, -1 unread */
+static int filter_listed(const char *func)
+{
+	FILE *f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	char line[256], name[128];
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s", name) == 1 && !strcmp(name, func);
+	fclose(f);
+	return found;
+}
+
+/* The hits of kprobe event @event from kprobe_profile, -1 if not listed */
+static long long kprobe_hits(const char *event, unsigned long long *missed)
+{
+	FILE *f = fopen("/sys/kernel/tracing/kprobe_profile", "r");
+	char line[256], name[128];
+	unsigned long long hits, miss;
+	long long ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %llu %llu", name, &hits, &miss) == 3 &&
+		    !strcmp(name, event)) {
+			ret = hits;
+			*missed = miss;
+		}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The rethook within the rethook: a kretprobe on vfs_read, from
+ * kprobe_events, and a kprobe.multi return program on the kretprobe's
+ * handler, kretprobe_rethook_handler(), which every architecture lists as
+ * traceable. Each of 100 reads returns through the rethook trampoline to
+ * the handler, whose own return the program's fprobe hooks while the
+ * first return is being handled: the hook is pushed on the task's list
+ * above the one being run, and must be taken off and run before the
+ * first one's handling goes on. Each read must reach the kretprobe, the
+ * program must run on each of the handler's returns, and nothing may
+ * crash or warn.
+ */
+void test_kmulti_rethook_nested(const char *id, int key)
+{
+	const char *tracing = "/sys/kernel/tracing";
+	char path[256], line[256];
+	unsigned long long missed = 0;
+	uint64_t addr, cookie = 0;
+	int prog, link, fd, i, listed;
+	long long hits, before;
+	struct slot s;
+
+	listed = filter_listed("kretprobe_rethook_handler");
+	addr = ksym_addr("kretprobe_rethook_handler");
+	if (listed <= 0 || !addr) {
+		result("fail", id, "kretprobe_rethook_handler is not %s",
+		       listed < 0 ? "listed: no available_filter_functions" :
+		       "traceable (or not in kallsyms)");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracing);
+	if (write_str(path, "r:lab_nested/vfs_read_ret vfs_read") < 0) {
+		result("fail", id, "kretprobe on vfs_read: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/events/lab_nested/vfs_read_ret/enable", tracing);
+	if (write_str(path, "1") < 0) {
+		result("fail", id, "enabling the kretprobe: %s", strerror(errno));
+		goto out_event;
+	}
+	prog = load_kmulti_prog(key);
+	if (prog < 0) {
+		step_failed(id, "load");
+		goto out_disable;
+	}
+	link = kmulti_attach(prog, 1, &addr, &cookie, 1);
+	if (link < 0) {
+		kmulti_failed(id, "attach return");
+		close(prog);
+		goto out_disable;
+	}
+	before = kprobe_hits("vfs_read_ret", &missed);
+	fd = open("/proc/self/stat", O_RDONLY);
+	for (i = 0; fd >= 0 && i < 100; i++)
+		if (pread(fd, line, sizeof(line), 0) <= 0)
+			break;
+	if (fd >= 0)
+		close(fd);
+	close(link);
+	close(prog);
+	hits = kprobe_hits("vfs_read_ret", &missed);
+	if (before >= 0 && hits >= before)
+		hits -= before;
+	s = slot(key);
+	printf("# %d reads, %lld kretprobe hits (%llu missed in all), %llu program runs on kretprobe_rethook_handler's returns\n",
+	       i, hits, missed, (unsigned long long)s.count);
+	if (before < 0 || hits < 0)
+		result("fail", id, "kprobe_profile has no line for the kretprobe");
+	else if (i < 100 || hits < 100)
+		result("fail", id, "%d reads, %lld kretprobe hits", i, hits);
+	else if (s.count < 100)
+		result("fail", id, "%llu program runs on the handler's returns, of %lld kretprobe hits",
+		       (unsigned long long)s.count, hits);
+	else
+		result("ok", id, NULL);
+ out_disable:
+	snprintf(path, sizeof(path), "%s/events/lab_nested/vfs_read_ret/enable", tracing);
+	write_str(path, "0");
+ out_event:
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracing);
+	if (write_str(path, "-:lab_nested/vfs_read_ret") < 0)
+		printf("# removing the kretprobe: %s\n", strerror(errno));
+}

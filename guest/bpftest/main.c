@@ -154,6 +154,7 @@ int main(int argc, char **argv)
 	test_kprobe_multi("bpf:kprobe-multi");
 	test_kprobe_multi_many("bpf:kprobe-multi", 20);
 	test_kmulti_rethook("bpf:kprobe-multi-rethook", 21);
+	test_kmulti_rethook_nested("bpf:kprobe-multi-rethook-nested", 25);
 	test_kmulti_ret_regs("bpf:kprobe-multi-return-regs", 14);
 	test_prog_target("bpf:prog-fentry", BPF_TRACE_FENTRY, 12);
 	test_prog_target("bpf:prog-fexit", BPF_TRACE_FEXIT, 13);
