@@ -9,8 +9,8 @@
 #              counted): riscv64 without PREEMPT where the PREEMPT build
 #              has no ftrace code yet
 #   OWN=1      build only the patches that change this architecture's
-#              arch/ directory (s390x, mips64el: the architectures whose
-#              kernels make check builds at the series' end only)
+#              arch/ directory (s390x, ppc64el, mips64el before their
+#              blocks: docs/series.md)
 #   IN_TREE=1  check the commits out in build/linux itself and build into
 #              the usual build/out/ARCH: the worktree's first build is cold
 #              (ccache keys on the source path), this one reuses what
