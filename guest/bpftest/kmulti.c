@@ -374,6 +374,21 @@ void test_kmulti_ret_regs(const char *id, int key)
 		result("ok", id, NULL);
 }
 
+/* Read /proc/self/stat @n times (each read is a vfs_read()): the reads done */
+static int read_stat(int n)
+{
+	int fd = open("/proc/self/stat", O_RDONLY);
+	char buf[256];
+	int i;
+
+	for (i = 0; fd >= 0 && i < n; i++)
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+			break;
+	if (fd >= 0)
+		close(fd);
+	return i;
+}
+
 /*
  * A kprobe.multi return program on vfs_read and on every function that
  * available_filter_functions lists as part of rethook or fprobe, the
@@ -388,7 +403,7 @@ void test_kmulti_rethook(const char *id, int key)
 {
 	uint64_t addrs[33], cookies[33] = { 0 };
 	char line[256], name[128], arch_listed[128] = "";
-	int prog, link, fd, i, n = 1;
+	int prog, link, i, n = 1;
 	unsigned long long a;
 	struct slot s;
 	FILE *f;
@@ -430,12 +445,7 @@ void test_kmulti_rethook(const char *id, int key)
 		close(prog);
 		return;
 	}
-	fd = open("/proc/self/stat", O_RDONLY);
-	for (i = 0; fd >= 0 && i < 100; i++)
-		if (pread(fd, line, sizeof(line), 0) <= 0)
-			break;
-	if (fd >= 0)
-		close(fd);
+	i = read_stat(100);
 	close(link);
 	close(prog);
 	s = slot(key);
@@ -499,10 +509,10 @@ static long long kprobe_hits(const char *event, unsigned long long *missed)
 void test_kmulti_rethook_nested(const char *id, int key)
 {
 	const char *tracing = "/sys/kernel/tracing";
-	char path[256], line[256];
+	char path[256];
 	unsigned long long missed = 0;
 	uint64_t addr, cookie = 0;
-	int prog, link, fd, i, listed;
+	int prog, link, i, listed;
 	long long hits, before;
 	struct slot s;
 
@@ -536,12 +546,7 @@ void test_kmulti_rethook_nested(const char *id, int key)
 		goto out_disable;
 	}
 	before = kprobe_hits("vfs_read_ret", &missed);
-	fd = open("/proc/self/stat", O_RDONLY);
-	for (i = 0; fd >= 0 && i < 100; i++)
-		if (pread(fd, line, sizeof(line), 0) <= 0)
-			break;
-	if (fd >= 0)
-		close(fd);
+	i = read_stat(100);
 	close(link);
 	close(prog);
 	hits = kprobe_hits("vfs_read_ret", &missed);
