@@ -90,7 +90,7 @@ if [ "$SELFTESTS_BPFTOOL" = target ]; then
 		EXTRA_LDFLAGS="-static --sysroot=$sysroot" \
 		LIBS="$bt/libbpf/libbpf.a -lelf -lz -lzstd" feature-clang-bpf-co-re=0 \
 		feature-libcap=0 feature-llvm=0 feature-libbfd=0 -j"$(nproc)"
-	printf '#!/bin/sh\nexec qemu-%s-static %s "$@"\n' "${QEMU#qemu-system-}" \
+	printf '#!/bin/sh\nexec qemu-%s-static %s "$@"\n' "$QEMU_USER" \
 		"$bt/bpftool" >"$bt/run"
 	chmod +x "$bt/run"
 	bpftool=(BPFTOOL="$bt/run")

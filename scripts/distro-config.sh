@@ -2,9 +2,10 @@
 # distro-config.sh ARCH FILE: write to FILE the config a distribution
 # builds its 6.1 kernel with, every module turned off (the lab's own are
 # turned back on by variants/distro/config), for make check-distro.
-#   x86_64, arm64 (and s390x): Debian's own, from linux-config-6.1 of
-#                  the version the lab pins (BASE), flavour "none_<arch>",
-#                  the kernel Debian 12 installs by default.
+#   the others:    Debian's own, from linux-config-6.1 of the version
+#                  the lab pins (BASE), the kernel Debian 12 installs by
+#                  default: "none_FLAVOUR" (arches/: DEB_FLAVOUR, e.g.
+#                  powerpc64le, loongson-3).
 #   riscv64:       Debian has no 6.1 riscv64 kernel: the kernel's own
 #                  defconfig, to which variants/distro/riscv64.config adds
 #                  what Debian trixie's riscv64 config enables for
@@ -28,7 +29,8 @@ riscv64)
 	# BASE's version, else the one the archive serves now: the security
 	# suite keeps only its newest linux-config-6.1 (6.1.192-2 was gone on
 	# 2026-11-29, once 6.1.192-3 came), while the tree's linux-source of
-	# BASE's version was still there.
+	# BASE's version was still there. Since bookworm's LTS began, the
+	# security suite has no s390x or mips64el: theirs is bookworm's own.
 	deb=
 	for pkg in "linux-config-6.1=$VERSION" linux-config-6.1; do
 		for suite in bookworm-security bookworm; do
@@ -40,8 +42,8 @@ riscv64)
 	done
 	[ -n "$deb" ] || die "cannot download linux-config-6.1 for $DEB_ARCH"
 	dpkg-deb -x "$deb" "$tmp/x"
-	xz -dc "$tmp/x/usr/src/linux-config-6.1/config.${DEB_ARCH}_none_$DEB_ARCH.xz" >"$tmp/config"
-	note "distro config: $(basename "$deb"), config.${DEB_ARCH}_none_$DEB_ARCH"
+	xz -dc "$tmp/x/usr/src/linux-config-6.1/config.${DEB_ARCH}_none_$DEB_FLAVOUR.xz" >"$tmp/config"
+	note "distro config: $(basename "$deb"), config.${DEB_ARCH}_none_$DEB_FLAVOUR"
 	;;
 esac
 # Modules the guests never load are not built: a distribution's thousands

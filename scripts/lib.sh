@@ -35,7 +35,28 @@ load_arch() {
 	for k in KARCH KIMAGE DEB_ARCH QEMU QEMU_PACKAGE QEMU_ARGS CONSOLE VIRTIO_SERIAL; do
 		[ -n "${!k}" ] || die "arches/$1.env: $k is required (arches/defaults.env)"
 	done
+	DEB_FLAVOUR=${DEB_FLAVOUR:-$DEB_ARCH}
+	QEMU_USER=${QEMU_USER:-${QEMU#qemu-system-}}
 	OUT=$BUILD/out/$1
+}
+
+# system_image N: the Nth Debian system of make check-system (arches/:
+# SYSTEM_IMAGES), after load_arch: IMG_SUITES, the suites to try in
+# order; IMG_TOOLS, the users' tools it gets; IMG_NAME, what its results
+# are named (ARCH-system, ARCH-system-SUITE from the second on); IMG_DIR,
+# where it is kept (build/system/ARCH, ARCH-SUITE). Fails past the last.
+system_image() {
+	local spec
+	# shellcheck disable=SC2086 # one image per word
+	spec=$(echo $SYSTEM_IMAGES | cut -d' ' -f"$1")
+	[ -n "$spec" ] || return 1
+	IMG_SUITES=$(echo "${spec%%:*}" | tr / ' ')
+	IMG_TOOLS=$(echo "${spec#*:}" | tr , ' ')
+	IMG_NAME=$ARCH_NAME-system IMG_DIR=$BUILD/system/$ARCH_NAME
+	if [ "$1" != 1 ]; then
+		IMG_NAME=$IMG_NAME-${spec%%[:/]*}
+		IMG_DIR=$IMG_DIR-${spec%%[:/]*}
+	fi
 }
 
 # ccache_env: ccache outside the clone (~/.cache/ccache), paths under the

@@ -6,6 +6,10 @@
 #               in /lab/out/raw) and "install" (dpkg -i /lab/debs/*.deb,
 #               results in /lab/out/install.raw)
 #   /lab/name   the results' name (ARCH-system, ARCH-system-debian)
+#   /lab/series the name of the series' results (ARCH-system), which
+#               the installation's go under
+#   /lab/fentry the lab's own fentry client, where the system has no
+#               bpftrace (scripts/system/fentry.sh)
 # The guest powers itself off at the end; the host reads /lab/out/.
 set -u
 # job control: a background job of a script ignores SIGINT otherwise, and
@@ -67,8 +71,9 @@ sites() {
 # has run TOOL_RUN seconds (default 10) after attaching, or after SECONDS
 # if it never attaches; while it runs, note how its programs reach FUNC.
 # Results: ID:runs (it attached and ended without an error), ID:fentry
-# (through a direct call, not a kprobe) and ID:saw (its output has what
-# TOOL_SAW matches, if set). TOOL_HOOK, if set, runs once it attached.
+# (through a direct call, not a kprobe; not with TOOL_FENTRY=no) and
+# ID:saw (its output has what TOOL_SAW matches, if set). TOOL_HOOK, if
+# set, runs once it attached.
 tool() {
 	local id=$1 func=$2 secs=$3 kind=none rc=0 out=/lab/out/$1.out pid
 	shift 3
@@ -117,7 +122,9 @@ tool() {
 	else
 		ktap_fail "$id:runs" "$* (exit $rc; attached: $kind; at SIGINT $alive):" "$(tail -n 8 "$out")"
 	fi
-	if [ "$kind" = fentry ]; then
+	if [ "${TOOL_FENTRY:-yes}" = no ]; then
+		:
+	elif [ "$kind" = fentry ]; then
 		ktap_ok "$id:fentry"
 		ktap_diag "$(cat /lab/out/$id.sites)"
 	elif [ -n "${BCC_KFUNC:-}" ] && [ "$BCC_KFUNC" != x86_64 ] && [ "$kind" = kprobe ]; then
@@ -204,6 +211,13 @@ bt_bpftool() {
 }
 t_bpftrace() {
 	local info
+	rm -f /lab/out/bpftool-prog.txt /lab/out/bpftool-link.txt
+	if ! command -v bpftrace >/dev/null; then
+		ktap_skip bpftrace:info-kfunc "Debian has no bpftrace for $(dpkg --print-architecture) in $(. /etc/os-release; echo "$VERSION_CODENAME")"
+		t_fentry_client
+		t_bpftool
+		return
+	fi
 	info=$(bpftrace --info 2>&1)
 	# bpftrace 0.17 says "kfunc: yes", 0.23 "fentry: yes"
 	if echo "$info" | grep -qE '(kfunc|fentry): yes'; then
@@ -211,18 +225,67 @@ t_bpftrace() {
 	else
 		ktap_fail bpftrace:info-kfunc "bpftrace --info: $(echo "$info" | grep -oE '(kfunc|fentry): [a-z]+')"
 	fi
-	rm -f /lab/out/bpftool-prog.txt /lab/out/bpftool-link.txt
+	FENTRY_TRIED=1
 	TOOL_SAW='^@reads: [1-9]' TOOL_HOOK=bt_bpftool tool bpftrace:kfunc vfs_read 120 \
 		bpftrace -e 'kfunc:vfs_read { @reads = count(); }'
 	TOOL_SAW='^@returns: [1-9]' tool bpftrace:kretfunc vfs_read 120 \
 		bpftrace -e 'kretfunc:vfs_read { @returns = count(); }'
-	# bpftool, while the kfunc probe ran: a tracing program and its link
-	if grep -q 'tracing' /lab/out/bpftool-prog.txt 2>/dev/null &&
+	t_bpftool
+	t_kprobe_wildcard "$info"
+}
+
+# A kprobe wildcard as users write it: bpftrace attaches it with one
+# kprobe.multi link (an ftrace_ops over every function it names) where
+# the kernel has kprobe.multi (its --info: "kprobe_multi: yes"), else
+# with one kprobe per function. :multi says which it took, from bpftool.
+t_kprobe_wildcard() {
+	rm -f /lab/out/wildcard-link.txt
+	TOOL_FENTRY=no TOOL_HOOK=wildcard_links TOOL_SAW='^@\[kprobe:vfs_read\]: [1-9]' \
+		tool bpftrace:kprobe-wildcard vfs_read 240 bpftrace -e 'kprobe:vfs_* { @[probe] = count(); }'
+	if grep -q 'kprobe_multi' /lab/out/wildcard-link.txt 2>/dev/null; then
+		ktap_ok bpftrace:kprobe-wildcard:multi
+		ktap_diag "$(grep -A1 kprobe_multi /lab/out/wildcard-link.txt | head -n 2)"
+	elif echo "$1" | grep -qE 'kprobe_multi: no'; then
+		ktap_skip bpftrace:kprobe-wildcard:multi "no kprobe.multi in this kernel (bpftrace --info): one kprobe per function"
+	else
+		ktap_fail bpftrace:kprobe-wildcard:multi "bpftrace --info: $(echo "$1" | grep -oE 'kprobe_multi: [a-z]+'); no kprobe_multi link:" \
+			"$(head -n 6 /lab/out/wildcard-link.txt 2>/dev/null)"
+	fi
+}
+wildcard_links() {
+	bpftool link show >/lab/out/wildcard-link.txt 2>&1
+	grep -c 'vfs_' "$DEBUGFS/kprobes/list" 2>/dev/null | sed 's/^/# kprobes on vfs_*: /' >>/lab/out/wildcard-link.txt
+}
+
+# The lab's own fentry client, where Debian has no bpftrace: a small
+# libbpf program built on the host against this suite's libbpf-dev
+# (scripts/system/fentry.sh), installed under /usr/local as a local
+# program would be. It is the lab's program, not a user's tool of the
+# archive: its results are named lab-fentry.
+t_fentry_client() {
+	if [ ! -x /lab/fentry/lab-fentry ]; then
+		ktap_skip lab-fentry:runs "no bpftrace and no lab-fentry on the lab's disk"
+		return
+	fi
+	mkdir -p /usr/local/lib/lab-fentry
+	install -m 755 /lab/fentry/lab-fentry /usr/local/bin/
+	install -m 644 /lab/fentry/lab-fentry.bpf.o /usr/local/lib/lab-fentry/
+	ktap_diag "lab-fentry: built with $(cat /lab/fentry/built-with)"
+	FENTRY_TRIED=1
+	TOOL_SAW='^vfs_read: [1-9][0-9]* calls' TOOL_HOOK=bt_bpftool tool lab-fentry vfs_read 120 lab-fentry
+}
+
+# bpftool, while the fentry probe ran (bpftrace's or the lab's): a tracing
+# program and its link; and what bpftool's probe of the kernel says
+t_bpftool() {
+	if [ -z "${FENTRY_TRIED:-}" ]; then
+		ktap_skip bpftool:prog-link "no fentry client here (no bpftrace, no lab-fentry)"
+	elif grep -q 'tracing' /lab/out/bpftool-prog.txt 2>/dev/null &&
 	   grep -q 'tracing' /lab/out/bpftool-link.txt 2>/dev/null; then
 		ktap_ok bpftool:prog-link
 		ktap_diag "$(grep -A1 tracing /lab/out/bpftool-link.txt | head -n 4)"
 	else
-		ktap_fail bpftool:prog-link "no tracing program or link listed while bpftrace's kfunc probe ran:" \
+		ktap_fail bpftool:prog-link "no tracing program or link listed while the fentry probe ran:" \
 			"$(cat /lab/out/bpftool-link.txt 2>/dev/null | head -n 6)"
 	fi
 	if bpftool feature probe kernel 2>/dev/null | grep -q 'program_type tracing is available'; then
@@ -300,7 +363,7 @@ for s in $(cat /lab/steps); do
 		;;
 	install)
 		# results of the series' run, whichever kernel installs it
-		KTAP_OUT=/lab/out/install.raw LAB_NAME=$LAB_ARCH-system
+		KTAP_OUT=/lab/out/install.raw LAB_NAME=$(cat /lab/series 2>/dev/null || echo "$LAB_ARCH-system")
 		: >"$KTAP_OUT"
 		if dpkg -i /lab/debs/*.deb >/lab/out/dpkg.log 2>&1; then
 			ktap_ok install:dpkg

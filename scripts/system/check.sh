@@ -1,8 +1,8 @@
 #!/bin/bash
 # system/check.sh ARCH: make check-system. The series as a distribution
-# would ship it (make deb), installed and booted on a Debian system
-# (system/image.sh) under systemd, and the users' tools run on it as a
-# user would (guest/system/run.sh):
+# would ship it (make deb), installed and booted on each Debian system of
+# arches/ARCH.env's SYSTEM_IMAGES (system/image.sh) under systemd, and the
+# users' tools run on it as a user would (guest/system/run.sh):
 #   1. the image boots Debian's own 6.1 kernel (the baseline; riscv64,
 #      which Debian has no 6.1 kernel for, boots the series' kernel
 #      image directly), runs the tests there, and installs the make deb
@@ -11,37 +11,40 @@
 #      tests run again.
 # Results: build/results/ARCH-system-debian.tap (the baseline),
 # ARCH-system.tap (the installation and the series), and
-# ARCH-system.report, the table of both. Exit status: the series' run.
+# ARCH-system.report, the table of both; ARCH-system-SUITE* for a second
+# image. Where an image has no bpftrace, the lab's own fentry program
+# (system/fentry.sh) goes on the lab's disk. Exit status: the series'
+# runs.
+#   SYSTEM=N          the Nth system of SYSTEM_IMAGES only
 #   SYSTEM_TIMEOUT=S  kill a guest after S seconds (default 3600)
 . "$(dirname "$0")/../lib.sh"
 
 load_arch "${1:-}"
-dir=$BUILD/system/$ARCH_NAME
 t_start=$(date +%s)
 "$LAB/scripts/system/deb.sh" "$ARCH_NAME"
-"$LAB/scripts/system/image.sh" "$ARCH_NAME"
 release=$(cat "$BUILD/deb/$ARCH_NAME/release")
 mkdir -p "$RESULTS"
-step "system $ARCH_NAME: a copy of the image for this run"
-cp --sparse=always "$dir/root.img" "$dir/run.img"
 
 # lab_disk STEPS NAME: the lab's disk (ext4, label "lab"): the runner,
-# the guest library, the packages, what to do and the results' name
+# the guest library, the packages, the lab's fentry program where the
+# image has no bpftrace, what to do, the results' name and the series'
 lab_disk() {
 	local d=$dir/lab
 	rm -rf "$d" "$dir/lab.img"
 	mkdir -p "$d/debs"
 	cp "$LAB/guest/system/run.sh" "$LAB/guest/lib.sh" "$d/"
 	cp "$BUILD/deb/$ARCH_NAME/"*.deb "$d/debs/"
+	[ -z "$fentry" ] || cp -r "$fentry" "$d/fentry"
 	echo "$ARCH_NAME" >"$d/arch"
 	echo "$2" >"$d/name"
+	echo "$IMG_NAME" >"$d/series"
 	echo "$1" >"$d/steps"
 	mkfs.ext4 -q -F -L lab -d "$d" "$dir/lab.img" "$(( $(du -sm "$d" | cut -f1) + 64 ))M"
 	rm -rf "$d"
 }
 
 # boot_system NAME KERNEL [INITRD]: boot the image with KERNEL (and
-# INITRD), both disks on virtio-pci (so the root is always /dev/vda),
+# INITRD), both disks virtio (VIRTIO_BLK: so the root is always /dev/vda),
 # until the guest powers off; its results into build/results/NAME.*
 # and its /lab/out into build/system/ARCH/out-NAME/.
 boot_system() {
@@ -57,8 +60,8 @@ boot_system() {
 		timeout "$limit" "$QEMU" $QEMU_ARGS -accel "$QEMU_ACCEL" -smp "$QEMU_SMP" -m 2048 \
 			-nodefaults -display none -no-reboot \
 			-kernel "$kernel" ${initrd:+-initrd "$initrd"} -append "$append" \
-			-drive "file=$dir/run.img,format=raw,if=none,id=root" -device virtio-blk-pci,drive=root \
-			-drive "file=$dir/lab.img,format=raw,if=none,id=lab" -device virtio-blk-pci,drive=lab \
+			-drive "file=$dir/run.img,format=raw,if=none,id=root" -device "$VIRTIO_BLK,drive=root" \
+			-drive "file=$dir/lab.img,format=raw,if=none,id=lab" -device "$VIRTIO_BLK,drive=lab" \
 			-serial "file:$RESULTS/$name.console" &
 		qpid=$!
 		# timeout leads a process group of its own: stopping this
@@ -91,46 +94,74 @@ boot_system() {
 		"$ARCH_NAME" "$rc" "$boots" "$limit" "$(($(date +%s) - t0))" >"$RESULTS/$name.run"
 }
 
-# 1. the baseline (or the series' own image), and the installation
-if [ -n "$SYSTEM_BASELINE" ]; then
-	first=$ARCH_NAME-system-debian
-	lab_disk "tests install" "$first"
-	boot_system "$first" "$dir/debian-vmlinuz" "$dir/debian-initrd"
-else
-	first=$ARCH_NAME-system-install
-	lab_disk install "$first"
-	boot_system "$first" "$BUILD/out/$ARCH_NAME-deb/$KIMAGE"
-fi
-cp "$dir/out-$first/raw" "$RESULTS/$first.raw"
-"$LAB/scripts/judge.sh" "$first"
+# system_run: make check-system on the image system_image chose
+system_run() {
+	dir=$IMG_DIR
+	"$LAB/scripts/system/image.sh" "$ARCH_NAME" "$n"
+	fentry=
+	case " $IMG_TOOLS " in
+	*" bpftrace "*) ;;
+	*) fentry=$("$LAB/scripts/system/fentry.sh" "$ARCH_NAME" "$(cat "$dir/root.suite")") ;;
+	esac
+	step "system ${dir##*/}: a copy of the image for this run"
+	cp --sparse=always "$dir/root.img" "$dir/run.img"
 
-# 2. the installed kernel, from /boot
-name=$ARCH_NAME-system
-rm -f "$dir/vmlinuz" "$dir/initrd"
-debugfs -R "dump /boot/vmlinuz-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
-debugfs -R "dump /boot/initrd.img-$release $dir/initrd" "$dir/run.img" >/dev/null 2>&1 || true
-# The host is the bootloader: QEMU's -kernel takes riscv64's Image only
-# uncompressed, and the package installs it gzipped (Image.gz), which
-# U-Boot's booti or GRUB would unpack.
-if gzip -t "$dir/vmlinuz" 2>/dev/null; then
-	zcat "$dir/vmlinuz" >"$dir/vmlinuz.img"
-	mv "$dir/vmlinuz.img" "$dir/vmlinuz"
-fi
-if [ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]; then
-	lab_disk tests "$name"
-	boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
-	{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
-else
-	{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; } >"$RESULTS/$name.raw"
-	echo "not ok 1 $name:install:boot-files" >>"$RESULTS/$name.raw"
-	echo "# no /boot/vmlinuz-$release and initrd.img-$release after the installation" >>"$RESULTS/$name.raw"
-	: >"$RESULTS/$name.console"
-	printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
-fi
-"$LAB/scripts/judge.sh" "$name"
-rm -f "$dir/run.img" "$dir/lab.img"
+	# 1. the baseline (or the series' own image), and the installation
+	if [ -n "$SYSTEM_BASELINE" ]; then
+		first=$IMG_NAME-debian
+		lab_disk "tests install" "$first"
+		boot_system "$first" "$dir/debian-vmlinuz" "$dir/debian-initrd"
+	else
+		first=$IMG_NAME-install
+		lab_disk install "$first"
+		boot_system "$first" "$BUILD/out/$ARCH_NAME-deb/$KIMAGE"
+	fi
+	cp "$dir/out-$first/raw" "$RESULTS/$first.raw"
+	"$LAB/scripts/judge.sh" "$first"
 
-"$LAB/scripts/system/report.sh" "$ARCH_NAME" | tee "$RESULTS/$name.report"
-tap_counts "$RESULTS/$name.tap"
-step "check-system $ARCH_NAME: $PASS passed, $FAIL failed, $SKIP skipped, $KNOWN known failures in $(($(date +%s) - t_start)) s"
-[ "$FAIL" = 0 ]
+	# 2. the installed kernel, from /boot (vmlinux: as 6.1's bindeb-pkg
+	# installs it on powerpc and mips)
+	name=$IMG_NAME
+	rm -f "$dir/vmlinuz" "$dir/initrd"
+	debugfs -R "dump /boot/vmlinuz-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
+	[ -s "$dir/vmlinuz" ] ||
+		debugfs -R "dump /boot/vmlinux-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
+	debugfs -R "dump /boot/initrd.img-$release $dir/initrd" "$dir/run.img" >/dev/null 2>&1 || true
+	# The host is the bootloader: QEMU's -kernel takes riscv64's Image
+	# only uncompressed, and the package installs it gzipped (Image.gz),
+	# which U-Boot's booti or GRUB would unpack.
+	if gzip -t "$dir/vmlinuz" 2>/dev/null; then
+		zcat "$dir/vmlinuz" >"$dir/vmlinuz.img"
+		mv "$dir/vmlinuz.img" "$dir/vmlinuz"
+	fi
+	if [ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]; then
+		lab_disk tests "$name"
+		boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
+		{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
+	else
+		{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; } >"$RESULTS/$name.raw"
+		echo "not ok 1 $name:install:boot-files" >>"$RESULTS/$name.raw"
+		echo "# no /boot/vmlinu[zx]-$release and initrd.img-$release after the installation" >>"$RESULTS/$name.raw"
+		: >"$RESULTS/$name.console"
+		printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
+	fi
+	"$LAB/scripts/judge.sh" "$name"
+	rm -f "$dir/run.img" "$dir/lab.img"
+
+	"$LAB/scripts/system/report.sh" "$ARCH_NAME" "$n" | tee "$RESULTS/$name.report"
+	tap_counts "$RESULTS/$name.tap"
+	step "check-system ${dir##*/}: $PASS passed, $FAIL failed, $SKIP skipped, $KNOWN known failures"
+	failed=$((failed + FAIL))
+}
+
+failed=0 n=1 ran=0
+while system_image "$n"; do
+	if [ -z "${SYSTEM:-}" ] || [ "$SYSTEM" = "$n" ]; then
+		system_run
+		ran=$((ran + 1))
+	fi
+	n=$((n + 1))
+done
+[ "$ran" != 0 ] || die "arches/$ARCH_NAME.env: no system ${SYSTEM:-} in SYSTEM_IMAGES"
+step "check-system $ARCH_NAME: $ran system(s), $failed failed, in $(($(date +%s) - t_start)) s"
+[ "$failed" = 0 ]

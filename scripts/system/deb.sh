@@ -2,8 +2,8 @@
 # system/deb.sh ARCH: Debian packages of the patched kernel (make deb), in
 # build/deb/ARCH: linux-image-RELEASE and linux-headers-RELEASE, built by
 # the kernel's own bindeb-pkg from make check-distro's config (Debian's
-# 6.1 config for x86_64 and arm64, defconfig and trixie's tracing options
-# for riscv64: scripts/distro-config.sh, variants/distro/) without the
+# 6.1 config, defconfig and trixie's tracing options for riscv64:
+# scripts/distro-config.sh, variants/distro/) without the
 # lab's tests (variants/deb/), into build/out/ARCH-deb. RELEASE is
 # the tree's version with the local version +ftrace1, so the packages
 # install beside Debian's own (6.1.0-N-ARCH) and never replace them.
@@ -65,12 +65,25 @@ for deb in "$BUILD/out/"linux-image-"$release"_*.deb "$BUILD/out/"linux-headers-
 			print " Linux 6.1 from Debian'\''s " base ", with the " n " patches"
 			print " of the series \"ftrace: Direct calls with per-architecture"
 			print " trampolines for 6.1\": ftrace direct calls and BPF trampolines"
-			print " (fentry, fexit, fmod_ret, LSM) on x86_64, arm64, riscv64 and MIPS64."
+			print " (fentry, fexit, fmod_ret, LSM) on x86_64, arm64, riscv64, s390x,"
+			print " ppc64el and mips64el."
 			skip = 1; next
 		}
 		skip && /^ / { next }
 		{ skip = 0; print }' "$x/DEBIAN/control" >"$x/control.new"
 	mv "$x/control.new" "$x/DEBIAN/control"
+	# powerpc and mips install vmlinux itself, DWARF and all (231 MB on
+	# ppc64el): stripped of it, as Debian's own packages are, .BTF kept
+	# (the -dbg package, not shipped, has the DWARF)
+	for v in "$x"/boot/vmlinux-*; do
+		[ -f "$v" ] || continue
+		"${CROSS_COMPILE}strip" --strip-debug "$v"
+		f=${v#"$x"/}
+		sed -i "\|  $f\$|d" "$x/DEBIAN/md5sums"
+		(cd "$x" && md5sum "$f") >>"$x/DEBIAN/md5sums"
+		sed -i "s/^Installed-Size: .*/Installed-Size: $(du -sk --exclude=DEBIAN "$x" | cut -f1)/" \
+			"$x/DEBIAN/control"
+	done
 	dpkg-deb --root-owner-group -Zxz -b "$x" "$dest/$(basename "$deb")" >/dev/null
 	rm -rf "$x"
 done

@@ -1,12 +1,14 @@
 #!/bin/bash
-# system/report.sh ARCH: make check-system's table, from its results:
-# each test, what it gave on Debian's own 6.1 kernel (ARCH-system-debian)
-# and with the series installed (ARCH-system).
+# system/report.sh ARCH [N]: make check-system's table for its Nth system
+# (the first by default), from its results: each test, what it gave on
+# Debian's own 6.1 kernel (ARCH-system-debian, ARCH-system-SUITE-debian)
+# and with the series installed (ARCH-system, ARCH-system-SUITE).
 . "$(dirname "$0")/../lib.sh"
 
 load_arch "${1:-}"
-base=$RESULTS/$ARCH_NAME-system-debian.tap
-series=$RESULTS/$ARCH_NAME-system.tap
+system_image "${2:-1}" || die "arches/$ARCH_NAME.env: no system image ${2:-1} in SYSTEM_IMAGES"
+base=$RESULTS/$IMG_NAME-debian.tap
+series=$RESULTS/$IMG_NAME.tap
 [ -f "$series" ] || die "no $series: run make check-system ARCH=$ARCH_NAME"
 # verdicts FILE NAME: "ID VERDICT" per test, ID without the results' name
 verdicts() {
@@ -24,10 +26,11 @@ if [ -n "$SYSTEM_BASELINE" ] && [ -f "$base" ]; then
 else
 	bname="Debian's 6.1"
 fi
-printf '| %s | %s | with the series (%s) |\n|---|---|---|\n' "$ARCH_NAME" "$bname" \
+printf '| %s (%s) | %s | with the series (%s) |\n|---|---|---|\n' "$ARCH_NAME" \
+	"$(cat "$IMG_DIR/root.suite" 2>/dev/null || echo "$IMG_SUITES")" "$bname" \
 	"$(cat "$BUILD/deb/$ARCH_NAME/release" 2>/dev/null)"
-{ verdicts "$base" "$ARCH_NAME-system-debian" | sed 's/^/B /'
-  verdicts "$series" "$ARCH_NAME-system" | sed 's/^/S /'; } |
+{ verdicts "$base" "$IMG_NAME-debian" | sed 's/^/B /'
+  verdicts "$series" "$IMG_NAME" | sed 's/^/S /'; } |
 awk -v nobase="$([ -n "$SYSTEM_BASELINE" ] || echo 1)" '
 	{ w = $1; id = $2; $1 = $2 = ""; sub(/^ +/, "")
 	  if (!(id in seen)) { seen[id] = 1; order[++n] = id }
