@@ -52,8 +52,11 @@ bpf=bpfel
 clang -O2 -g --target="$bpf" -I"$sys/usr/include" -I"$sys/usr/include/$triple" \
 	-c "$src/lab-fentry.bpf.c" -o "$dir/out/lab-fentry.bpf.o" >&2 ||
 	die "fentry client: clang failed"
+# -L: the suite's own C library before the cross compiler's (bookworm's:
+# sid's libelf.a wants glibc 2.38's __isoc23_strtol)
 "${CROSS_COMPILE}gcc" -O2 -Wall --sysroot="$sys" -static "$src/lab-fentry.c" \
-	-o "$dir/out/lab-fentry" -lbpf -lelf -lz -lzstd >&2 ||
+	-o "$dir/out/lab-fentry" -L"$sys/usr/lib/$triple" -L"$sys/lib/$triple" \
+	-lbpf -lelf -lz -lzstd >&2 ||
 	die "fentry client: linking against $suite's libbpf failed"
 echo "$libbpf, $suite" >"$dir/out/built-with"
 echo "$key" >"$dir/key"
