@@ -56,7 +56,9 @@ if [ -n "$SYSTEM_BASELINE" ]; then
 	[ -n "$baseline" ] || die "no Debian 6.1 kernel for $DEB_ARCH ($DEB_FLAVOUR) in bookworm"
 fi
 
-pkgs="systemd-sysv udev kmod initramfs-tools e2fsprogs procps iproute2 netcat-openbsd
+# mount: no longer essential from forky (sid) on, and the lab's unit mounts
+# its disk with it
+pkgs="systemd-sysv udev kmod initramfs-tools e2fsprogs procps iproute2 netcat-openbsd mount
       bpftool $IMG_TOOLS $baseline"
 key=$(cat "$0" "$LAB/scripts/system/image-hook.sh" "$LAB/guest/system/lab-system.service" |
 	sha256sum | cut -c1-16)
