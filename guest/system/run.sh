@@ -47,7 +47,8 @@ load_stop() { kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null; return
 # calls a trampoline directly from it), "ftrace" (an ftrace_ops, as
 # kprobe.multi's), "none"
 attach_kind() {
-	if grep -qE "[[:space:]]$1(\+0x0)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null; then
+	# ppc64's kprobe on a function sits past its global entry (+0x8)
+	if grep -qE "[[:space:]]$1(\+0x[0-9a-f]+)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null; then
 		echo kprobe
 	else
 		awk -v f="$1" '$1 == f { on = 1; k = "ftrace"; if ($0 ~ / D /) d = 1; next }
@@ -62,7 +63,7 @@ detached() { ! attached "$1"; }
 sites() {
 	awk -v f="$1" '$1 == f { on = 1; print; next } on && /^\t/ { print; next } { on = 0 }' \
 		"$TRACING/enabled_functions" | sed 's/^/enabled_functions: /'
-	grep -E "[[:space:]]$1(\+0x0)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null | sed 's/^/kprobes: /'
+	grep -E "[[:space:]]$1(\+0x[0-9a-f]+)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null | sed 's/^/kprobes: /'
 	return 0
 }
 
