@@ -46,9 +46,9 @@ load_arch() {
 # are named (ARCH-system, ARCH-system-SUITE from the second on); IMG_DIR,
 # where it is kept (build/system/ARCH, ARCH-SUITE). Fails past the last.
 system_image() {
-	local spec
-	# shellcheck disable=SC2086 # one image per word
-	spec=$(echo $SYSTEM_IMAGES | cut -d' ' -f"$1")
+	local spec imgs
+	read -ra imgs <<<"$SYSTEM_IMAGES"
+	spec=${imgs[$1 - 1]:-}
 	[ -n "$spec" ] || return 1
 	IMG_SUITES=$(echo "${spec%%:*}" | tr / ' ')
 	IMG_TOOLS=$(echo "${spec#*:}" | tr , ' ')
