@@ -40,6 +40,22 @@ load_arch() {
 	OUT=$BUILD/out/$1
 }
 
+# sysroot_links DIR: make DIR, Debian packages unpacked, usable as a
+# sysroot. Packages of a merged-/usr suite (trixie on) ship /lib's files
+# under /usr/lib and leave the /lib link to base-files, which a sysroot
+# has not: libc.so's linker script names the loader in /lib. An absolute
+# link (mips64el's /lib64/ld.so.1, which its libc.so script names) would
+# lead out of the sysroot: made relative, inside it.
+sysroot_links() {
+	local d l
+	for d in lib lib64 bin sbin; do
+		[ -e "$1/$d" ] || [ ! -d "$1/usr/$d" ] || ln -s "usr/$d" "$1/$d"
+	done
+	find "$1" -type l -lname '/*' | while read -r l; do
+		ln -sfnr "$1$(readlink "$l")" "$l"
+	done
+}
+
 # system_image N: the Nth Debian system of make check-system (arches/:
 # SYSTEM_IMAGES), after load_arch: IMG_SUITES, the suites to try in
 # order; IMG_TOOLS, the users' tools it gets; IMG_NAME, what its results

@@ -42,15 +42,5 @@ if [ ! -f "$dest/.done" ]; then
 	echo "$got" >"$dest/.done"
 	note "sysroot $DEB_ARCH: $(ls "$debs"/*.deb | wc -l) packages from $got" >&2
 fi
-# Packages of a merged-/usr suite (trixie on) ship /lib's files under
-# /usr/lib and leave the /lib link to base-files, which a sysroot has
-# not: libc.so's linker script names the loader in /lib.
-for d in lib lib64 bin sbin; do
-	[ -e "$dest/$d" ] || [ ! -d "$dest/usr/$d" ] || ln -s "usr/$d" "$dest/$d"
-done
-# An absolute link (mips64el's /lib64/ld.so.1, which its libc.so script
-# names) would lead out of the sysroot: made relative, inside it.
-find "$dest" -type l -lname '/*' | while read -r l; do
-	ln -sfnr "$dest$(readlink "$l")" "$l"
-done
+sysroot_links "$dest"
 echo "$dest"

@@ -27,13 +27,7 @@ if [ ! -f "$sys/.done" ]; then
 	for d in "$dir/debs"/*.deb; do
 		dpkg-deb -x "$d" "$sys"
 	done
-	# merged /usr (trixie on) and absolute links, as scripts/sysroot.sh
-	for d in lib lib64; do
-		[ -e "$sys/$d" ] || [ ! -d "$sys/usr/$d" ] || ln -s "usr/$d" "$sys/$d"
-	done
-	find "$sys" -type l -lname '/*' | while read -r l; do
-		ln -sfnr "$sys$(readlink "$l")" "$l"
-	done
+	sysroot_links "$sys"
 	touch "$sys/.done"
 fi
 libbpf="libbpf-dev $(dpkg-deb -f "$(ls "$dir/debs"/libbpf-dev_*.deb)" Version)"
