@@ -47,7 +47,8 @@ load_stop() { kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null; return
 # calls a trampoline directly from it), "ftrace" (an ftrace_ops, as
 # kprobe.multi's), "none"
 attach_kind() {
-	# ppc64's kprobe on a function sits past its global entry (+0x8)
+	# any offset: ppc64 (ELFv2) probes a function at its local entry, past
+	# the global entry's TOC setup, where its ftrace site also is
 	if grep -qE "[[:space:]]$1(\+0x[0-9a-f]+)?[[:space:]]" "$DEBUGFS/kprobes/list" 2>/dev/null; then
 		echo kprobe
 	else
