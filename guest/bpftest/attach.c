@@ -47,18 +47,21 @@ static int load_progs(int *progs, int n, int key, const char *id)
  * other. Prints
  *   # bench: attach-N MS MS
  *   # bench: detach-N MS MS
- * (both fields the wall time, for scripts/bench/median.sh) and a result.
+ * (both fields the wall time, for scripts/bench/median.sh) and a result;
+ * with ATTACH_TAG=T in the environment, attach-N-T and detach-N-T.
  */
 static void attach_round(int n, int key)
 {
 	static int progs[ATTACH_MAX], links[ATTACH_MAX];
-	char id[32], buf[64];
+	const char *tag = getenv("ATTACH_TAG") ?: "";
+	const char *dash = *tag ? "-" : "";
+	char id[64], buf[64];
 	double attach_ms, detach_ms;
 	struct timespec t0;
 	int i, loaded = 0, made = 0;
 	struct slot s;
 
-	snprintf(id, sizeof(id), "bench:attach-%d", n);
+	snprintf(id, sizeof(id), "bench:attach-%d%s%s", n, dash, tag);
 	loaded = load_progs(progs, n, key, id);
 	if (loaded < n)
 		goto out;
@@ -82,8 +85,8 @@ static void attach_round(int n, int key)
 		close(links[i]);
 	detach_ms = ms_since(&t0);
 	made = 0;
-	printf("# bench: attach-%d %.1f %.1f\n", n, attach_ms, attach_ms);
-	printf("# bench: detach-%d %.1f %.1f\n", n, detach_ms, detach_ms);
+	printf("# bench: attach-%d%s%s %.1f %.1f\n", n, dash, tag, attach_ms, attach_ms);
+	printf("# bench: detach-%d%s%s %.1f %.1f\n", n, dash, tag, detach_ms, detach_ms);
 	/* detached: a second round of calls must not be counted */
 	if (labtarget_param("fns", 1, buf, sizeof(buf))) {
 		result("fail", id, "cannot drive labtarget's fns: %s", strerror(errno));

@@ -7,6 +7,9 @@
 #   # bench: attach-N MS MS
 #   # bench: detach-N MS MS
 # for scripts/bench/median.sh. Run by make bench-attach, not by make check.
+# The rounds run again with the labbulk module loaded (16384 more ftrace
+# records; lab.attach_bulk=0: not), as attach-N-bulk and detach-N-bulk,
+# and "# bench: records[-bulk] N N" says how many records there were.
 # lab.attach_sizes=0: no timed rounds. lab.attach_storm=N (make
 # check-storm: 1000): fentry programs on N functions detached in a random
 # order while every CPU calls them, each call counted once per attached
@@ -25,9 +28,25 @@ if ! modprobe labtarget 2>/tmp/modprobe.err; then
 	exit 0
 fi
 ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+records() { wc -l <"$TRACING/available_filter_functions"; }
 if [ "${LAB_ATTACH_SIZES:-}" != 0 ]; then
+	n=$(records)
+	echo "# bench: records $n $n"
 	# shellcheck disable=SC2086 # one size per word
 	bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
+	# the same with labbulk's 16384 more ftrace records: what an attach
+	# costs per record of the kernel (lab.attach_bulk=0: not)
+	if [ "${LAB_ATTACH_BULK:-1}" != 0 ]; then
+		if modprobe labbulk 2>/tmp/modprobe.err; then
+			n=$(records)
+			echo "# bench: records-bulk $n $n"
+			# shellcheck disable=SC2086 # one size per word
+			ATTACH_TAG=bulk bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
+			rmmod labbulk || ktap_diag "rmmod labbulk failed"
+		else
+			ktap_fail bench:attach-bulk "modprobe labbulk: $(cat /tmp/modprobe.err)"
+		fi
+	fi
 fi
 [ -z "${LAB_ATTACH_STORM:-}" ] || bpftest attach-storm "$LAB_ATTACH_STORM"
 labtarget_unload bench:attach-unload

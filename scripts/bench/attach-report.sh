@@ -52,6 +52,29 @@ for a in $arches; do
 			if (oa == "-" || od == "-" || ma == "-" || md == "-") exit
 			printf "  %6s  %-7s %10.1f %10.1f %18s %10.2f\n", n, "both", oa + od, ma + md, "", (oa + od) / (ma + md) }'
 	done
+	# with labbulk loaded: the same rounds over 16384 more records, and
+	# what a link's attach or detach costs per record (ns), ours and 6.12's
+	if grep -q '^# bench: attach-[0-9]*-bulk ' "$ours" "$main" 2>/dev/null; then
+		echo "  with labbulk loaded: records $(bench_figure "$ours" records 2) -> $(bench_figure "$ours" records-bulk 2) (ours), $(bench_figure "$main" records 2) -> $(bench_figure "$main" records-bulk 2) (6.12)"
+		printf '  %6s  %-7s %10s %10s %18s %10s\n' N step ours mainline "ns/record/link" "(ours, 6.12)"
+		for n in $(sizes "$ours" "$main"); do
+			for s in attach detach; do
+				o=$(bench_figure "$ours" "$s-$n-bulk" 2) m=$(bench_figure "$main" "$s-$n-bulk" 2)
+				awk -v n="$n" -v s="$s" -v o="$o" -v m="$m" \
+					-v ob="$(bench_figure "$ours" "$s-$n" 2)" -v mb="$(bench_figure "$main" "$s-$n" 2)" \
+					-v or="$(bench_figure "$ours" records 2)" -v orb="$(bench_figure "$ours" records-bulk 2)" \
+					-v mr="$(bench_figure "$main" records 2)" -v mrb="$(bench_figure "$main" records-bulk 2)" '
+					function per(b, x, r, rb) {
+						if (b == "-" || x == "-" || r == "-" || rb == "-" || rb == r) return "-"
+						return sprintf("%.1f", (x - b) * 1e6 / n / (rb - r))
+					}
+					BEGIN { printf "  %6s  %-7s %10s %10s %18s\n", n, s, o, m,
+						per(ob, o, or, orb) ", " per(mb, m, mr, mrb) }'
+				printf ',\n      "%s-%s-bulk": { "ours_ms": %s, "mainline_ms": %s }' "$s" "$n" \
+					"$(q "$o")" "$(q "$m")" >>"$json"
+			done
+		done
+	fi
 	printf '\n    }\n' >>"$json"
 done
 printf '  }\n}\n' >>"$json"
