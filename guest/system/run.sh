@@ -3,8 +3,11 @@
 # systemd as PID 1 (lab-system.service starts it from the lab's disk,
 # mounted on /lab), as a user would run the tools apt installed.
 #   /lab/steps  what to do, in order: "tests" (the users' tools, results
-#               in /lab/out/raw) and "install" (dpkg -i /lab/debs/*.deb,
-#               results in /lab/out/install.raw)
+#               in /lab/out/raw), "timing" (bpftrace's kfunc: wildcards
+#               timed, t_timing), "install" (dpkg -i /lab/debs/*.deb,
+#               results in /lab/out/install.raw; and /lab/mainline/*.deb,
+#               Debian's 6.12, results in /lab/out/mainline.raw) and
+#               "mainline" (the boot, the timing and the journal alone)
 #   /lab/name   the results' name (ARCH-system, ARCH-system-debian)
 #   /lab/series the name of the series' results (ARCH-system), which
 #               the installation's go under
@@ -259,6 +262,66 @@ wildcard_links() {
 	grep -c 'vfs_' "$DEBUGFS/kprobes/list" 2>/dev/null | sed 's/^/# kprobes on vfs_*: /' >>/lab/out/wildcard-link.txt
 }
 
+# t_timing: what a user of bpftrace waits for with a kfunc: wildcard, which
+# bpftrace attaches as one fentry link per function, one after the other:
+# from its start to BEGIN, which it runs once every probe is attached,
+# and to the wildcard's first event (the load running); from its Ctrl-C
+# to its exit, every link closed. TIMING_RUNS (3) runs of each wildcard,
+# a line each,
+#   # timing: ID FUNCTIONS START_MS FIRST_MS EXIT_MS
+# (make check-system's report takes the medians), and a result: each run
+# attached, saw an event and ended on its Ctrl-C.
+t_timing() {
+	if ! command -v bpftrace >/dev/null; then
+		ktap_skip timing:kfunc-vfs "no bpftrace here"
+		return
+	fi
+	bt_timing timing:kfunc-vfs 'kfunc:vfs_*'
+	bt_timing timing:kfunc-tcp 'kfunc:tcp_*'
+}
+now_ms() { date +%s%3N; }
+bt_timing() {
+	local id=$1 probe=$2 out=/lab/out/$1.out run bad= t0 ta tf ti te pid n rc reaper
+	for run in $(seq "${TIMING_RUNS:-3}"); do
+		ta= tf= rc=0
+		load
+		t0=$(now_ms)
+		stdbuf -oL -eL bpftrace -e "BEGIN { printf(\"lab: attached\\n\"); }
+			$probe { @[probe] = count();
+				if (@lab_first == 0) { @lab_first = 1; printf(\"lab: first\\n\"); } }" \
+			>"$out" 2>&1 &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null && { [ -z "$ta" ] || [ -z "$tf" ]; } &&
+		      [ $(($(now_ms) - t0)) -lt 900000 ]; do
+			[ -n "$ta" ] || ! grep -q '^lab: attached' "$out" || ta=$(now_ms)
+			[ -n "$tf" ] || ! grep -q '^lab: first' "$out" || tf=$(now_ms)
+			sleep 0.1
+		done
+		ti=$(now_ms)
+		kill -INT "$pid" 2>/dev/null
+		(sleep 600; kill -KILL "$pid" 2>/dev/null) &
+		reaper=$!
+		wait "$pid" || rc=$?
+		te=$(now_ms)
+		kill "$reaper" 2>/dev/null
+		wait "$reaper" 2>/dev/null
+		load_stop
+		# "Attaching N probes...": the wildcard's functions and BEGIN
+		n=$(sed -n 's/^Attaching \([0-9]*\) probe.*/\1/p' "$out" | head -n 1)
+		if [ -n "$ta" ] && [ -n "$tf" ] && { [ "$rc" = 0 ] || [ "$rc" = 130 ]; }; then
+			ktap_diag "timing: $id $((${n:-1} - 1)) $((ta - t0)) $((tf - t0)) $((te - ti))"
+		else
+			bad="run $run: exit $rc, attached: ${ta:+yes}${ta:-no}, an event: ${tf:+yes}${tf:-no}"
+			break
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ktap_ok "$id"
+	else
+		ktap_fail "$id" "bpftrace -e '$probe { @[probe] = count(); }' $bad:" "$(tail -n 8 "$out")"
+	fi
+}
+
 # The lab's own fentry client, where Debian has no bpftrace: a small
 # libbpf program built on the host against this suite's libbpf-dev
 # (scripts/system/fentry.sh), installed under /usr/local as a local
@@ -363,6 +426,14 @@ for s in $(cat /lab/steps); do
 		fi
 		t_journal
 		;;
+	timing)
+		t_timing
+		;;
+	mainline)
+		t_boot
+		t_timing
+		t_journal
+		;;
 	install)
 		# results of the series' run, whichever kernel installs it
 		KTAP_OUT=/lab/out/install.raw LAB_NAME=$(cat /lab/series 2>/dev/null || echo "$LAB_ARCH-system")
@@ -372,6 +443,15 @@ for s in $(cat /lab/steps); do
 			ktap_diag "$(grep -E '^(Setting up|update-initramfs)' /lab/out/dpkg.log)"
 		else
 			ktap_fail install:dpkg "$(tail -n 15 /lab/out/dpkg.log)"
+		fi
+		if [ -d /lab/mainline ]; then
+			KTAP_OUT=/lab/out/mainline.raw LAB_NAME=$LAB_NAME-mainline
+			: >"$KTAP_OUT"
+			if dpkg -i /lab/mainline/*.deb >/lab/out/dpkg-mainline.log 2>&1; then
+				ktap_ok install:dpkg
+			else
+				ktap_fail install:dpkg "$(tail -n 15 /lab/out/dpkg-mainline.log)"
+			fi
 		fi
 		ls -l /boot >/lab/out/boot.txt
 		KTAP_OUT=/lab/out/raw LAB_NAME=$(cat /lab/name)

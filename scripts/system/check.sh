@@ -13,8 +13,11 @@
 # ARCH-system.tap (the installation and the series), and
 # ARCH-system.report, the table of both; ARCH-system-SUITE* for a second
 # image. Where an image has no bpftrace, the lab's own fentry program
-# (system/fentry.sh) goes on the lab's disk. Exit status: the series'
-# runs.
+# (system/fentry.sh) goes on the lab's disk. With SYSTEM_MAINLINE
+# (x86_64, arm64), that suite's Debian 6.12 kernel is installed beside
+# the series and booted third (ARCH-system-mainline*), and each of the
+# three kernels times bpftrace's kfunc: wildcards (the report's second
+# table). Exit status: the series' runs.
 #   SYSTEM=N          the Nth system of SYSTEM_IMAGES only
 #   SYSTEM_TIMEOUT=S  kill a guest after S seconds (default 3600)
 . "$(dirname "$0")/../lib.sh"
@@ -35,6 +38,10 @@ lab_disk() {
 	cp "$LAB/guest/system/run.sh" "$LAB/guest/lib.sh" "$d/"
 	cp "$BUILD/deb/$ARCH_NAME/"*.deb "$d/debs/"
 	[ -z "$fentry" ] || cp -r "$fentry" "$d/fentry"
+	if [ -n "$mainline_deb" ] && [ "${1%install}" != "$1" ]; then
+		mkdir -p "$d/mainline"
+		cp "$mainline_deb" "$d/mainline/"
+	fi
 	echo "$ARCH_NAME" >"$d/arch"
 	echo "$2" >"$d/name"
 	echo "$IMG_NAME" >"$d/series"
@@ -94,10 +101,49 @@ boot_system() {
 		"$ARCH_NAME" "$rc" "$boots" "$limit" "$(($(date +%s) - t0))" >"$RESULTS/$name.run"
 }
 
+# boot_files RELEASE: the kernel RELEASE installed in the run's image and
+# its initrd, as $dir/vmlinuz and $dir/initrd (vmlinux: as 6.1's
+# bindeb-pkg installs it on powerpc and mips); 1 when either is missing
+boot_files() {
+	rm -f "$dir/vmlinuz" "$dir/initrd"
+	debugfs -R "dump /boot/vmlinuz-$1 $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
+	[ -s "$dir/vmlinuz" ] ||
+		debugfs -R "dump /boot/vmlinux-$1 $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
+	debugfs -R "dump /boot/initrd.img-$1 $dir/initrd" "$dir/run.img" >/dev/null 2>&1 || true
+	# The host is the bootloader: QEMU's -kernel takes riscv64's Image
+	# only uncompressed, and the package installs it gzipped (Image.gz),
+	# which U-Boot's booti or GRUB would unpack.
+	if gzip -t "$dir/vmlinuz" 2>/dev/null; then
+		zcat "$dir/vmlinuz" >"$dir/vmlinuz.img"
+		mv "$dir/vmlinuz.img" "$dir/vmlinuz"
+	fi
+	[ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]
+}
+
+# Debian's 6.12 (SYSTEM_MAINLINE): the kernel package that suite's
+# linux-image-DEB_FLAVOUR depends on, downloaded here and installed by
+# dpkg -i in the guest beside the series (mainline_deb, mainline_release;
+# both empty without SYSTEM_MAINLINE or when the archive will not serve it)
+mainline_deb= mainline_release=
+if [ -n "$SYSTEM_MAINLINE" ]; then
+	uri=$(apt_uri bookworm)
+	if apt_private "$DEB_ARCH" "$SYSTEM_MAINLINE" "$uri"; then
+		p=$(apt-cache "${APT_OPTS[@]}" show "linux-image-$DEB_FLAVOUR" 2>/dev/null |
+			sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1)
+		[ -z "$p" ] || mainline_deb=$(fetch_deb "$DEB_ARCH" "$SYSTEM_MAINLINE" "$uri" "$p") || mainline_deb=
+		[ -z "$mainline_deb" ] || mainline_release=${p#linux-image-}
+	fi
+	[ -n "$mainline_deb" ] && note "system $ARCH_NAME: the mainline anchor is $SYSTEM_MAINLINE's $p" ||
+		warn "system $ARCH_NAME: no linux-image-$DEB_FLAVOUR from $SYSTEM_MAINLINE: no mainline anchor"
+fi
+timing=
+[ -z "$SYSTEM_MAINLINE" ] || timing=timing
+
 # system_run: make check-system on the image system_image chose
 system_run() {
 	dir=$IMG_DIR
 	"$LAB/scripts/system/image.sh" "$ARCH_NAME" "$n"
+	rm -f "$RESULTS/$IMG_NAME-mainline".*
 	fentry=
 	case " $IMG_TOOLS " in
 	*" bpftrace "*) ;;
@@ -109,7 +155,7 @@ system_run() {
 	# 1. the baseline (or the series' own image), and the installation
 	if [ -n "$SYSTEM_BASELINE" ]; then
 		first=$IMG_NAME-debian
-		lab_disk "tests install" "$first"
+		lab_disk "tests $timing install" "$first"
 		boot_system "$first" "$dir/debian-vmlinuz" "$dir/debian-initrd"
 	else
 		first=$IMG_NAME-install
@@ -119,23 +165,10 @@ system_run() {
 	cp "$dir/out-$first/raw" "$RESULTS/$first.raw"
 	"$LAB/scripts/judge.sh" "$first"
 
-	# 2. the installed kernel, from /boot (vmlinux: as 6.1's bindeb-pkg
-	# installs it on powerpc and mips)
+	# 2. the installed kernel, from /boot
 	name=$IMG_NAME
-	rm -f "$dir/vmlinuz" "$dir/initrd"
-	debugfs -R "dump /boot/vmlinuz-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
-	[ -s "$dir/vmlinuz" ] ||
-		debugfs -R "dump /boot/vmlinux-$release $dir/vmlinuz" "$dir/run.img" >/dev/null 2>&1 || true
-	debugfs -R "dump /boot/initrd.img-$release $dir/initrd" "$dir/run.img" >/dev/null 2>&1 || true
-	# The host is the bootloader: QEMU's -kernel takes riscv64's Image
-	# only uncompressed, and the package installs it gzipped (Image.gz),
-	# which U-Boot's booti or GRUB would unpack.
-	if gzip -t "$dir/vmlinuz" 2>/dev/null; then
-		zcat "$dir/vmlinuz" >"$dir/vmlinuz.img"
-		mv "$dir/vmlinuz.img" "$dir/vmlinuz"
-	fi
-	if [ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]; then
-		lab_disk tests "$name"
+	if boot_files "$release"; then
+		lab_disk "tests $timing" "$name"
 		boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
 		{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
 	else
@@ -146,6 +179,23 @@ system_run() {
 		printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
 	fi
 	"$LAB/scripts/judge.sh" "$name"
+
+	# 3. Debian's 6.12, installed beside the series: the same timing
+	if [ -n "$mainline_deb" ]; then
+		local mname=$IMG_NAME-mainline
+		if boot_files "$mainline_release"; then
+			lab_disk mainline "$mname"
+			boot_system "$mname" "$dir/vmlinuz" "$dir/initrd"
+			{ cat "$dir/out-$first/mainline.raw" 2>/dev/null || true; cat "$dir/out-$mname/raw"; } >"$RESULTS/$mname.raw"
+		else
+			{ cat "$dir/out-$first/mainline.raw" 2>/dev/null || true
+			  echo "not ok 1 $mname:install:boot-files"
+			  echo "# no /boot/vmlinu[zx]-$mainline_release and its initrd after the installation"; } >"$RESULTS/$mname.raw"
+			: >"$RESULTS/$mname.console"
+			printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$mname.run"
+		fi
+		"$LAB/scripts/judge.sh" "$mname"
+	fi
 	rm -f "$dir/run.img" "$dir/lab.img"
 
 	"$LAB/scripts/system/report.sh" "$ARCH_NAME" "$n" | tee "$RESULTS/$name.report"
