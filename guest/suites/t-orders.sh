@@ -170,6 +170,20 @@ expect_record() {
 	return 1
 }
 
+# hit_within USER: USER saw a call within 3 s. wake_up_process() runs
+# many times a second in an idle guest, but a TCG guest on a loaded host
+# can go 0.3 s without one (seen on ppc64el with the host's load at 15,
+# 2026-12-05: "D:no-hits" with the site patched, D's hits there at the
+# next step).
+hit_within() {
+	local i=0
+	until hit "$1"; do
+		i=$((i + 1))
+		[ $i -lt 30 ] || return 1
+		sleep 0.1
+	done
+}
+
 # check ID: after one step, every user as the model says
 check() {
 	local u bad= why
@@ -179,7 +193,7 @@ check() {
 	sleep 0.3
 	for u in D F G K R B M; do
 		if is_on $u; then
-			hit $u || bad="$bad $u:no-hits"
+			hit_within $u || bad="$bad $u:no-hits"
 		elif hit $u; then
 			bad="$bad $u:hits-while-detached"
 		fi
