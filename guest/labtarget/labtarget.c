@@ -55,6 +55,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/version.h>
 
 #include <asm/cacheflush.h>
 
@@ -583,6 +584,12 @@ static int ops_storm_set(const char *val, const struct kernel_param *kp)
  */
 static unsigned long redirect_hits;
 static bool redirect_on;
+
+/* 6.12, make bench's mainline kernel, has the helper under a new name */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ftrace_instruction_pointer_set(fregs, ip) \
+	ftrace_regs_set_instruction_pointer(fregs, ip)
+#endif
 
 static void notrace redirect_func(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)

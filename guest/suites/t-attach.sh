@@ -31,7 +31,7 @@ ktap_diag "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0
 records() { wc -l <"$TRACING/available_filter_functions"; }
 if [ "${LAB_ATTACH_SIZES:-}" != 0 ]; then
 	n=$(records)
-	echo "# bench: records $n $n"
+	ktap_diag "bench: records $n $n"
 	# shellcheck disable=SC2086 # one size per word
 	bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
 	# the same with labbulk's 16384 more ftrace records: what an attach
@@ -39,7 +39,7 @@ if [ "${LAB_ATTACH_SIZES:-}" != 0 ]; then
 	if [ "${LAB_ATTACH_BULK:-1}" != 0 ]; then
 		if modprobe labbulk 2>/tmp/modprobe.err; then
 			n=$(records)
-			echo "# bench: records-bulk $n $n"
+			ktap_diag "bench: records-bulk $n $n"
 			# shellcheck disable=SC2086 # one size per word
 			ATTACH_TAG=bulk bpftest attach-bench ${LAB_ATTACH_SIZES:-10 100 1000}
 			rmmod labbulk || ktap_diag "rmmod labbulk failed"
