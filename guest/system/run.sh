@@ -287,7 +287,7 @@ t_timing() {
 # lists (BTF) and ftrace can trace, as one probe list. bpftrace 0.17 takes
 # a wildcard's functions from BTF alone, and kfunc:tcp_* then fails whole
 # on Debian's 6.1 amd64 ("Error loading program" for
-# tcp_v6_init_seq_and_ts_off, which BTF names and ftrace does not list);
+# tcp_v6_init_seq_and_ts_off, which BTF names; its program fails to load);
 # later bpftrace leaves such functions out itself, as this does.
 traceable_kfuncs() {
 	bpftrace -l "kfunc:$1" 2>/dev/null | sed -E 's/^(kfunc|fentry):(vmlinux:)?//' |
