@@ -311,13 +311,13 @@ kfunc_list() {
 }
 now_ms() { date +%s%3N; }
 bt_timing() {
-	local id=$1 probe=$2 out=/lab/out/$1.out run bad= t0 ta tf ti te pid n rc reaper
+	local id=$1 probe=$2 out=/lab/out/$1.out run bad='' t0 ta tf ti te pid n rc reaper
 	if [ -z "$probe" ]; then
 		ktap_fail "$id" "no function to probe (bpftrace -l and available_filter_functions)"
 		return
 	fi
 	for run in $(seq "${TIMING_RUNS:-3}"); do
-		ta= tf= rc=0
+		ta='' tf='' rc=0
 		load
 		t0=$(now_ms)
 		stdbuf -oL -eL bpftrace -e "BEGIN { printf(\"lab: attached\\n\"); }

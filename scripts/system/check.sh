@@ -120,11 +120,32 @@ boot_files() {
 	[ -s "$dir/vmlinuz" ] && [ -s "$dir/initrd" ]
 }
 
+# boot_installed NAME RELEASE RAW STEPS: boot the kernel RELEASE that the
+# first boot installed in the run's image, the lab's disk doing STEPS;
+# NAME's results follow what the installation wrote to RAW in that boot's
+# out/ (install.raw, mainline.raw). A kernel missing from /boot is
+# NAME's failure. judge.sh judges NAME either way.
+boot_installed() {
+	local name=$1 rel=$2 raw=$dir/out-$first/$3
+	if boot_files "$rel"; then
+		lab_disk "$4" "$name"
+		boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
+		{ cat "$raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
+	else
+		{ cat "$raw" 2>/dev/null || true
+		  echo "not ok 1 $name:install:boot-files"
+		  echo "# no /boot/vmlinu[zx]-$rel and initrd.img-$rel after the installation"; } >"$RESULTS/$name.raw"
+		: >"$RESULTS/$name.console"
+		printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
+	fi
+	"$LAB/scripts/judge.sh" "$name"
+}
+
 # Debian's 6.12 (SYSTEM_MAINLINE): the kernel package that suite's
 # linux-image-DEB_FLAVOUR depends on, downloaded here and installed by
 # dpkg -i in the guest beside the series (mainline_deb, mainline_release;
 # both empty without SYSTEM_MAINLINE or when the archive will not serve it)
-mainline_deb= mainline_release=
+mainline_deb='' mainline_release=''
 if [ -n "$SYSTEM_MAINLINE" ]; then
 	uri=$(apt_uri bookworm)
 	if apt_private "$DEB_ARCH" "$SYSTEM_MAINLINE" "$uri"; then
@@ -167,35 +188,10 @@ system_run() {
 
 	# 2. the installed kernel, from /boot
 	name=$IMG_NAME
-	if boot_files "$release"; then
-		lab_disk "tests $timing" "$name"
-		boot_system "$name" "$dir/vmlinuz" "$dir/initrd"
-		{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; cat "$dir/out-$name/raw"; } >"$RESULTS/$name.raw"
-	else
-		{ cat "$dir/out-$first/install.raw" 2>/dev/null || true; } >"$RESULTS/$name.raw"
-		echo "not ok 1 $name:install:boot-files" >>"$RESULTS/$name.raw"
-		echo "# no /boot/vmlinu[zx]-$release and initrd.img-$release after the installation" >>"$RESULTS/$name.raw"
-		: >"$RESULTS/$name.console"
-		printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$name.run"
-	fi
-	"$LAB/scripts/judge.sh" "$name"
-
+	boot_installed "$name" "$release" install.raw "tests $timing"
 	# 3. Debian's 6.12, installed beside the series: the same timing
-	if [ -n "$mainline_deb" ]; then
-		local mname=$IMG_NAME-mainline
-		if boot_files "$mainline_release"; then
-			lab_disk mainline "$mname"
-			boot_system "$mname" "$dir/vmlinuz" "$dir/initrd"
-			{ cat "$dir/out-$first/mainline.raw" 2>/dev/null || true; cat "$dir/out-$mname/raw"; } >"$RESULTS/$mname.raw"
-		else
-			{ cat "$dir/out-$first/mainline.raw" 2>/dev/null || true
-			  echo "not ok 1 $mname:install:boot-files"
-			  echo "# no /boot/vmlinu[zx]-$mainline_release and its initrd after the installation"; } >"$RESULTS/$mname.raw"
-			: >"$RESULTS/$mname.console"
-			printf 'ARCH=%q\nRC=1\nBOOTS=1\nREHUNG=\nLIMIT=0\nSECS=0\nCONSOLE_EXPECT=\n' "$ARCH_NAME" >"$RESULTS/$mname.run"
-		fi
-		"$LAB/scripts/judge.sh" "$mname"
-	fi
+	[ -z "$mainline_deb" ] ||
+		boot_installed "$IMG_NAME-mainline" "$mainline_release" mainline.raw mainline
 	rm -f "$dir/run.img" "$dir/lab.img"
 
 	"$LAB/scripts/system/report.sh" "$ARCH_NAME" "$n" | tee "$RESULTS/$name.report"
