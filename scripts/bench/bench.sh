@@ -47,28 +47,33 @@ EXTRA_PACKAGES=gnuplot-nox run_start $arches
 "$LAB/scripts/bench/mainline-tree.sh"
 "$LAB/scripts/bench/graft.sh"
 
-# one ARCH VARIANT NAME: build, initramfs and the BOOTS bench boots of one
-# kernel, then their medians in NAME.tap
-one() {
-	local a=$1 variant=$2 name=$3 src=$BUILD/linux
-	[ "$variant" = mainline ] && src=$BUILD/linux-mainline
-	SRC=$src SUITES=$suite run_prepare "$name" "$a" "$variant" || return 0
+# Both kernels of an arch are built first, then booted in turn, ours and
+# 6.12 once each, BOOTS times: a host whose load changes during the run
+# (another guest, a build beside it) then slows both kernels alike
+# instead of whichever booted during the busy spell. Their medians go
+# to NAME.tap.
+for a in $arches; do
 	# what the arch needs on both kernels (BENCH_KERNEL_ARGS, arches/ARCH.env)
 	load_arch "$a"
 	args="mitigations=off${BENCH_KERNEL_ARGS:+ $BENCH_KERNEL_ARGS}${extra:+ $extra}"
+	kernels=
+	SRC=$BUILD/linux SUITES=$suite run_prepare "$prefix-$a" "$a" bench &&
+		kernels="$prefix-$a:bench"
+	SRC=$BUILD/linux-mainline SUITES=$suite run_prepare "$prefix-$a-mainline" "$a" mainline &&
+		kernels="$kernels $prefix-$a-mainline:mainline"
 	for i in $(seq 1 "$BOOTS"); do
-		step "bench: $name, boot $i of $BOOTS"
-		SUITES=$suite KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
-			run_boot "$name-$i" "$a" "$variant"
+		for k in $kernels; do
+			step "bench: ${k%:*}, boot $i of $BOOTS"
+			SUITES=$suite KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
+				run_boot "${k%:*}-$i" "$a" "${k#*:}"
+		done
 	done
-	"$LAB/scripts/bench/median.sh" "$name" "$BOOTS"
-	# the second suite's report reads the same medians under its name
-	[ "$suite" = "${suite#*,}" ] || cp "$RESULTS/$name.tap" "$RESULTS/attach${name#bench}.tap"
-}
-
-for a in $arches; do
-	one "$a" bench "$prefix-$a"
-	one "$a" mainline "$prefix-$a-mainline"
+	for k in $kernels; do
+		name=${k%:*}
+		"$LAB/scripts/bench/median.sh" "$name" "$BOOTS"
+		# the second suite's report reads the same medians under its name
+		[ "$suite" = "${suite#*,}" ] || cp "$RESULTS/$name.tap" "$RESULTS/attach${name#bench}.tap"
+	done
 done
 step "bench: $(( $(date +%s) - start )) s"
 rc=0
