@@ -27,7 +27,7 @@ DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check export-debian rebase-base check-extra check-bisect check-subset check-storm check-preempt check-debug check-faults check-variants check-distro \
+	series-check export-debian rebase-base check-extra check-bisect samecode check-subset check-storm check-preempt check-debug check-faults check-variants check-distro \
 	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
@@ -44,6 +44,7 @@ help:
 	@echo "make fixes-audit MAINLINE_GIT=DIR  upstream fixes of the counterparts: carried, answered or missing"
 	@echo "make check-subset [SUBSETS=] [ARCHS=] make check on the series without the architecture blocks a distribution may drop"
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
+	@echo "make samecode ARCH=... FROM=N TO=M  the functions whose code patches N..M change; fails if a traced call runs one"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64 s390x)"
@@ -108,6 +109,9 @@ check-extra:
 
 check-bisect:
 	@$(S)/series/bisect.sh $(ARCH)
+
+samecode:
+	@FROM=$(FROM) TO=$(TO) $(S)/series/samecode.sh $(ARCH)
 
 check-subset:
 	@CHECK=1 $(S)/series/subset.sh $(SUBSETS)
