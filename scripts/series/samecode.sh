@@ -49,8 +49,8 @@ commits=$(git -C "$SRC" rev-list --reverse "$BASE_TAG..HEAD")
 total=$(echo "$commits" | grep -c .)
 [ "$from" -ge 1 ] && [ "$to" -ge "$from" ] && [ "$to" -le "$total" ] ||
 	die "FROM=$from TO=$to: want 1 <= FROM <= TO <= $total"
-before=$(echo "$commits" | sed -n "$((from - 1))p")
-[ -n "$before" ] || before=$BASE_TAG
+before=$BASE_TAG
+[ "$from" = 1 ] || before=$(echo "$commits" | sed -n "$((from - 1))p")
 after=$(echo "$commits" | sed -n "${to}p")
 files=$(git -C "$SRC" diff --name-only "$before" "$after")
 # what is not a .c file and could change code (a header, an assembler
