@@ -2,7 +2,8 @@
 # bench/attach-report.sh [ARCH...]: from build/results/attach-ARCH.tap and
 # attach-ARCH-mainline.tap (make bench-attach: medians of the boots), one
 # table per arch, milliseconds to attach and to detach fentry programs
-# on N functions, ours against mainline 6.12, and build/results/attach.json.
+# on N functions, ours against mainline 6.12, and build/results/attach.json
+# (BENCH_ICOUNT=1: the guest's clock counts instructions, bench.sh).
 # Exit status 1 when a run gave no figures or a boot failed.
 . "$(dirname "$0")/../lib.sh"
 
@@ -16,9 +17,13 @@ sizes() {
 		sort -n -u
 }
 
-echo "Wall time of N fentry links made one by one, then closed one by one"
-echo "(medians of the boots of each kernel, ms; TCG guests)."
-printf '{\n  "note": "ms, medians of the boots of each kernel; TCG guests",\n  "arches": {\n' >"$json"
+echo "Time on the guest's clock of N fentry links made one by one, then closed one by one"
+clock="ms; TCG guests"
+# BENCH_ICOUNT (bench.sh): the guest's clock counts its instructions
+[ "${BENCH_ICOUNT:-0}" = 0 ] ||
+	clock="ms of the guest's clock under -icount shift=0: a million instructions a ms, idle time at the host's pace"
+echo "(medians of the boots of each kernel, $clock)."
+printf '{\n  "note": "medians of the boots of each kernel, %s",\n  "arches": {\n' "$clock" >"$json"
 first=1
 for a in $arches; do
 	ours=$RESULTS/attach-$a.tap

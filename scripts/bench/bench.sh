@@ -21,6 +21,15 @@
 # arm64 boot, 2026-12-01). The boots' results are named
 # bench-ARCH[-mainline]; attach-report.sh reads a copy of their medians.
 #
+# BENCH_ICOUNT=1: QEMU runs the guests with -icount shift=0, one
+# nanosecond of the guest's clock for each instruction it executes
+# (single-threaded TCG; idle time passes at the host's pace), so that
+# the figures count the guest's work instead of timing an emulator that
+# the host's load and the guest's own history slow down: arm64's attach
+# of 1000 took 1.5 to 4 times as long in a boot's later rounds, with or
+# without labbulk; counted, its round with labbulk was 3 % dearer than
+# the one before (docs/results/2026-12-05.md).
+#
 # Both kernels boot with mitigations=off: 6.12 would otherwise patch
 # return thunks into every function on x86_64 and 6.1 not all of them,
 # which is a difference between the kernels, not between the tracers.
@@ -32,6 +41,8 @@ arches=${*:-$(make_var BENCH_ARCHS)}
 # the next, a traced one moved by up to 20 %), so each figure is the
 # median of BENCH_BOOTS boots (scripts/bench/median.sh).
 BOOTS=${BENCH_BOOTS:-3}
+icount=
+[ "${BENCH_ICOUNT:-0}" = 0 ] || icount="-icount shift=0"
 suite=${BENCH_SUITE:-bench}
 attach_args="lab.attach_sizes=${ATTACH_SIZES:-10,100,1000}"
 case $suite in
@@ -65,7 +76,7 @@ for a in $arches; do
 		for k in $kernels; do
 			step "bench: ${k%:*}, boot $i of $BOOTS"
 			SUITES=$suite KERNEL_ARGS="$args" TIMEOUT=${TIMEOUT:-1200} \
-				run_boot "${k%:*}-$i" "$a" "${k#*:}"
+				QEMU_OPTS="${QEMU_OPTS:-}${icount:+ $icount}" run_boot "${k%:*}-$i" "$a" "${k#*:}"
 		done
 	done
 	for k in $kernels; do
