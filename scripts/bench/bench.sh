@@ -26,7 +26,7 @@
 # (single-threaded TCG; idle time passes at the host's pace), so that
 # the figures count the guest's work instead of timing an emulator that
 # the host's load and the guest's own history slow down: arm64's attach
-# of 1000 took 1.5 to 4 times as long in a boot's later rounds, with or
+# of 1000 took 1.5 to 10 times as long in a boot's later rounds, with or
 # without labbulk; counted, its round with labbulk was 3 % dearer than
 # the one before (docs/results/2026-12-05.md).
 #
