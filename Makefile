@@ -54,7 +54,7 @@ help:
 	@echo "make deb ARCH=...              Debian packages of the patched kernel (check-distro's config), in build/deb/ARCH"
 	@echo "make check-system ARCH=...     the packages installed on a Debian system under systemd, the users' tools run"
 	@echo "make bench [BENCH_ARCHS='...'] cost of a traced call, ours against mainline 6.12: tables and a chart"
-	@echo "make bench-attach [BENCH_ARCHS='...'] [ATTACH_SIZES=10,100,1000] time to attach and detach fentry on N functions, ours against 6.12"
+	@echo "make bench-attach [BENCH_ARCHS='...'] [ATTACH_SIZES=10,100,1000] [BENCH_ICOUNT=1] time to attach and detach fentry on N functions, ours against 6.12"
 	@echo "make icount [BENCH_ARCHS='...'] [ICOUNT_MODES=a,b] instructions of a traced call, ours against mainline 6.12, by function"
 
 deps:

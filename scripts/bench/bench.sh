@@ -27,8 +27,8 @@
 # the figures count the guest's work instead of timing an emulator that
 # the host's load and the guest's own history slow down: arm64's attach
 # of 1000 took 1.5 to 10 times as long in a boot's later rounds, with or
-# without labbulk; counted, its round with labbulk was 3 % dearer than
-# the one before (docs/results/2026-12-05.md).
+# without labbulk; counted, its rounds with and without labbulk were
+# within 3 % of each other in two boots (docs/results/2026-12-05.md).
 #
 # Both kernels boot with mitigations=off: 6.12 would otherwise patch
 # return thunks into every function on x86_64 and 6.1 not all of them,
