@@ -31,6 +31,9 @@ q() { if [ "$1" = - ]; then echo null; else echo "$1"; fi; }
 echo "Under TCG absolute nanoseconds mean little: compare the ratios, each to"
 echo "its own kernel's untraced call, measured within one boot; each is the"
 echo "median over the boots of a kernel, (boots) the lowest-highest ratio."
+# BENCH_ICOUNT (bench.sh): the guest's clock counts its instructions
+[ "${BENCH_ICOUNT:-0}" = 0 ] ||
+	echo "BENCH_ICOUNT: the guest ran under -icount shift=0, its ns are instructions."
 {
 	echo "{"
 	echo '  "note": "TCG guests: ns/call are emulated time; compare the ratios to each kernel'"'"'s own untraced call",'
