@@ -300,8 +300,12 @@ kfunc_list() {
 	comm -12 /tmp/kfuncs.btf /tmp/kfuncs.ftrace >/tmp/kfuncs
 	for i in 1 2 3 4 5 6 7 8; do
 		list=$(sed 's/^/kfunc:/' /tmp/kfuncs | paste -sd, -)
+		# 0.17: "Error loading program: kfunc:F"; 0.2x: "Error
+		# loading BPF program for fentry_vmlinux_F_N."
 		drop=$(bpftrace -e "BEGIN { exit(); } $list { @[probe] = count(); }" 2>&1 |
-			sed -nE 's/.*Error loading program: (kfunc|fentry):(vmlinux:)?([^ ]+).*/\3/p' | head -n 1)
+			sed -nE -e 's/.*Error loading program: (kfunc|fentry):(vmlinux:)?([^ ]+).*/\3/p' \
+				-e 's/.*Error loading BPF program for (kfunc|fentry)_vmlinux_(.+)_[0-9]+\.$/\2/p' |
+			head -n 1)
 		[ -n "$drop" ] || break
 		ktap_diag "timing: $1 without $drop: the kernel refuses its fentry program" >/dev/null
 		grep -vx "$drop" /tmp/kfuncs >/tmp/kfuncs.new
@@ -340,8 +344,9 @@ bt_timing() {
 		kill "$reaper" 2>/dev/null
 		wait "$reaper" 2>/dev/null
 		load_stop
-		# "Attaching N probes...": the wildcard's functions and BEGIN
-		n=$(sed -n 's/^Attaching \([0-9]*\) probe.*/\1/p' "$out" | head -n 1)
+		# "Attaching N probes..." (0.17), "Attached N probes" (0.2x):
+		# the wildcard's functions and BEGIN
+		n=$(sed -nE 's/^Attach(ing|ed) ([0-9]+) probe.*/\2/p' "$out" | head -n 1)
 		if [ -n "$ta" ] && [ -n "$tf" ] && { [ "$rc" = 0 ] || [ "$rc" = 130 ]; }; then
 			ktap_diag "timing: $id $((${n:-1} - 1)) $((ta - t0)) $((tf - t0)) $((te - ti))"
 		else
