@@ -27,7 +27,7 @@ DISTRO_ARCHS ?= x86_64 arm64 riscv64
 S := scripts
 
 .PHONY: help deps tree export export-check build initramfs boot check \
-	series-check export-debian rebase-base check-extra check-bisect samecode check-subset check-storm check-preempt check-debug check-faults check-variants check-distro \
+	series-check export-debian rebase-base check-extra check-bisect samecode check-subset check-storm check-smc check-preempt check-debug check-faults check-variants check-distro \
 	deb check-system bench bench-attach icount demo fixes-audit judge config-show clean
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo "make check-bisect ARCH=...     build after each patch (BOOT=1: and boot; IN_TREE=1: in build/linux; VARIANT=nopreempt; OWN=1)"
 	@echo "make samecode ARCH=... FROM=N TO=M  the functions whose code patches N..M change; fails if a traced call runs one"
 	@echo "make check-storm [STORM_ARCHS=] the KUnit and BPF storms at full length (make check shortens them), 1000 fentry detached under calls"
+	@echo "make check-smc [SMC_ARCHS=]   does a vCPU run code another rewrote? (QEMU's multi-threaded TCG: not always)"
 	@echo "make check-preempt [PREEMPT_ARCHS=] the preemption-window storms in single-stepped guests (riscv64)"
 	@echo "make check-debug [DEBUG_ARCHS=] the guest suites on KASAN/lockdep/kmemleak kernels (x86_64 arm64 riscv64 s390x)"
 	@echo "make check-faults [FAULT_ARCHS=] every direct-call entry point and BPF attach path with each allocation failed in turn (fail-nth)"
@@ -118,6 +119,9 @@ check-subset:
 
 check-storm:
 	@$(S)/check-storm.sh $(STORM_ARCHS)
+
+check-smc:
+	@$(S)/check-smc.sh $(SMC_ARCHS)
 
 check-preempt:
 	@$(S)/check-preempt.sh $(PREEMPT_ARCHS)
