@@ -43,7 +43,8 @@ for a in $arches; do
 		sum=$(grep -a 'smcspin: [0-9]* rounds' "$log" | tr -d '\r')
 		if [ "$accel" != "$QEMU_ACCEL" ]; then
 			echo "# $a: -accel $accel: ${sum:-no summary (console: $log)}"
-		elif case $sum in *" 0 stale") true ;; *) false ;; esac; then
+		# a round CPU 1 was held up in tested nothing: it fails too
+		elif case $sum in *" 0 held up, 0 stale") true ;; *) false ;; esac; then
 			echo "ok $n $a:smcspin # -accel $accel: ${sum#smcspin: }"
 		else
 			fail=1
