@@ -35,11 +35,15 @@ fi
 # keeps only its newest: else that one, said so). Since bookworm's LTS
 # began, the security suite has no s390x or mips64el: the newest of
 # bookworm itself then (kept in base_suite, whose source the image needs).
-baseline= base_suite=
+baseline= base_suite= security=bookworm-security
 if [ -n "$SYSTEM_BASELINE" ]; then
 	for base_suite in bookworm-security bookworm; do
-		apt_private "$DEB_ARCH" "$base_suite" "$(apt_uri "$base_suite")" ||
-			die "cannot read $base_suite for $DEB_ARCH"
+		# a mirror caught mid-sync refuses an index: the next suite
+		if ! apt_private "$DEB_ARCH" "$base_suite" "$(apt_uri "$base_suite")"; then
+			warn "system: cannot read $base_suite for $DEB_ARCH (a mirror mid-sync?)"
+			[ "$base_suite" != bookworm-security ] || security=
+			continue
+		fi
 		baseline=$(apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-6\.1\.0-[0-9]+-$DEB_FLAVOUR\$" |
 			cut -d' ' -f1 | while read -r p; do
 				v=$(apt-cache "${APT_OPTS[@]}" show "$p" | sed -n 's/^Version: //p' | head -n 1)
@@ -62,7 +66,7 @@ pkgs="systemd-sysv udev kmod initramfs-tools e2fsprogs procps iproute2 netcat-op
       bpftool $IMG_TOOLS $baseline"
 key=$(cat "$0" "$LAB/scripts/system/image-hook.sh" "$LAB/guest/system/lab-system.service" |
 	sha256sum | cut -c1-16)
-key="$key $IMG_SUITES $(echo $pkgs)"
+key="$key $IMG_SUITES $(echo $pkgs)${security:+ $security}"
 if [ -s "$dir/root.img" ] && [ -s "$dir/root.suite" ] &&
    [ "$(cat "$dir/root.key" 2>/dev/null)" = "$key" ]; then
 	note "system ${dir##*/}: root.img is up to date"
@@ -78,7 +82,14 @@ for suite in $IMG_SUITES; do
 	step "system ${dir##*/}: mmdebstrap $suite ($(echo $pkgs | wc -w) packages and their dependencies)"
 	sources=("deb $uri $suite main")
 	if [ "$suite" = bookworm ]; then
-		sources+=("deb $uri bookworm-updates main" "deb $(apt_uri bookworm-security) bookworm-security main")
+		sources+=("deb $uri bookworm-updates main")
+		# without the security suite the mirror refused (made again,
+		# with it, once the mirror serves it: it is in the key)
+		if [ -n "$security" ]; then
+			sources+=("deb $(apt_uri bookworm-security) bookworm-security main")
+		else
+			warn "system ${dir##*/}: bookworm without bookworm-security, which the mirror refused"
+		fi
 	elif [ -n "$baseline" ]; then
 		# a newer userland on Debian 12's kernel: $base_suite gives
 		# the kernel, $suite (newer) everything else
