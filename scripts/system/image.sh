@@ -64,6 +64,11 @@ fi
 # its disk with it
 pkgs="systemd-sysv udev kmod initramfs-tools e2fsprogs procps iproute2 netcat-openbsd mount
       bpftool $IMG_TOOLS $baseline"
+# bcc compiles its programs against the running kernel's headers: a user
+# of bcc on Debian's kernel installs its headers package too
+case " $IMG_TOOLS " in
+*" bpfcc-tools "*) [ -z "$baseline" ] || pkgs="$pkgs linux-headers-${baseline#linux-image-}" ;;
+esac
 key=$(cat "$0" "$LAB/scripts/system/image-hook.sh" "$LAB/guest/system/lab-system.service" |
 	sha256sum | cut -c1-16)
 key="$key $IMG_SUITES $(echo $pkgs)${security:+ $security}"
